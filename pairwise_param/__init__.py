@@ -1,0 +1,45 @@
+"""pairwise-param: covering test tables for the option axes of kernel tests.
+
+This module only re-exports the public names; see the documentation for the
+user guide.
+"""
+
+from pairwise_param._version import __version__
+from pairwise_param.errors import (
+    AxisCollision,
+    DuplicateAxis,
+    DuplicateValue,
+    EmptyAxis,
+    InvalidArgument,
+    InvalidConstraint,
+    InvalidInclude,
+    InvalidModel,
+    PairwiseError,
+    StrengthError,
+    UnhashableValue,
+    UnknownAxis,
+    UnsatisfiableConstraints,
+)
+from pairwise_param.model import Axis, Model
+from pairwise_param.table import CoveringArray, cover
+
+__all__ = [
+    "__version__",
+    "Axis",
+    "AxisCollision",
+    "CoveringArray",
+    "DuplicateAxis",
+    "DuplicateValue",
+    "EmptyAxis",
+    "InvalidArgument",
+    "InvalidConstraint",
+    "InvalidInclude",
+    "InvalidModel",
+    "Model",
+    "PairwiseError",
+    "StrengthError",
+    "UnhashableValue",
+    "UnknownAxis",
+    "UnsatisfiableConstraints",
+    "cover",
+]

@@ -1,0 +1,394 @@
+"""Constraints: plain predicates over named axes, and exact feasibility.
+
+A constraint is any callable whose parameter names are axis names (or names
+bound by a grouped axis)::
+
+    lambda dtype, bias_mode: not (dtype == "fp32" and bias_mode == 2)
+
+We read the signature once to learn the constraint's *scope* (the axes it
+involves).  The predicate is then tabulated over the product of its scope's
+values into a set of forbidden index tuples, so everything downstream (the
+engine, the feasibility solver, the cache fingerprint) works on value indices
+and exclusions only, as PICT's engine does.  A partial row is checked against a
+constraint as soon as every axis of its scope is assigned.
+
+:class:`Feasibility` answers exactly whether a partial row can be completed to
+a row that satisfies every constraint.  The engine uses it so it never builds a
+dead-end row and can tell coverable t-tuples from infeasible ones.
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+import itertools
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pairwise_param.errors import InvalidArgument, InvalidConstraint, UnknownAxis
+
+__all__ = ["Constraint", "Exclusion", "Feasibility", "bind_constraint", "describe_predicate"]
+
+#: Largest product of a constraint's scope sizes we tabulate.  Beyond this the
+#: predicate is almost certainly over-broad (it names axes it does not need).
+MAX_TABULATION = 2_000_000
+
+#: Where a parameter name points: (axis index, element index in a grouped axis
+#: or ``None`` for the whole value).
+Binding = tuple[int, "int | None"]
+
+
+def describe_predicate(pred: Callable[..., Any]) -> str:
+    """A short human label for a predicate: ``name(a, b)`` or the lambda text."""
+    name = getattr(pred, "__name__", type(pred).__name__)
+    try:
+        params = ", ".join(inspect.signature(pred).parameters)
+    except (TypeError, ValueError):
+        params = "..."
+    if name == "<lambda>":
+        try:
+            src = inspect.getsource(pred).strip()
+        except (OSError, TypeError):
+            src = ""
+        start = src.find("lambda")
+        if start >= 0:
+            text = src[start:]
+            # Cut at the end of the lambda expression as best we can: balance brackets.
+            depth = 0
+            for i, ch in enumerate(text):
+                if ch in "([{":
+                    depth += 1
+                elif ch in ")]}":
+                    if depth == 0:
+                        text = text[:i]
+                        break
+                    depth -= 1
+                elif ch == "," and depth == 0 and i > text.find(":"):
+                    text = text[:i]
+                    break
+            text = " ".join(text.split())
+            if len(text) > 120:
+                text = text[:117] + "..."
+            return text
+        return f"lambda({params})"
+    return f"{name}({params})"
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """A predicate bound to the axes of one model.
+
+    ``params`` are the predicate's parameter names, ``bindings`` where each one
+    points, ``scope`` the sorted distinct axis indices involved.
+    """
+
+    predicate: Callable[..., Any]
+    params: tuple[str, ...]
+    bindings: tuple[Binding, ...]
+    scope: tuple[int, ...]
+    label: str
+
+    def holds(self, values: Sequence[Any], where: str | None = None) -> bool:
+        """Evaluate on the *values* of the scope's axes (in ``scope`` order)."""
+        by_axis = dict(zip(self.scope, values))
+        kwargs: dict[str, Any] = {}
+        for param, (axis, element) in zip(self.params, self.bindings):
+            value = by_axis[axis]
+            kwargs[param] = value if element is None else value[element]
+        try:
+            return bool(self.predicate(**kwargs))
+        except Exception as exc:  # a user predicate failing is a model error: say which
+            shown = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
+            raise InvalidConstraint(
+                f"constraint {self.label} raised {type(exc).__name__}: {exc} "
+                f"when called with {shown}; a constraint must return a truth value "
+                "for every combination of its axes' values",
+                where=where,
+            ) from exc
+
+
+def bind_constraint(
+    pred: Callable[..., Any],
+    resolve: Mapping[str, Binding],
+    axis_names: Sequence[str],
+    where: str | None = None,
+) -> Constraint:
+    """Read ``pred``'s signature and bind its parameters to axes.
+
+    ``resolve`` maps every usable name (axis names and names bound by grouped
+    axes) to its binding.  Parameters with defaults that name no axis are left
+    to their defaults; any other unknown name is an error naming the constraint
+    and suggesting the closest axis.
+    """
+    if not callable(pred):
+        raise InvalidArgument(
+            f"constraints must be callables over axis names, got {pred!r}; "
+            "write e.g. `lambda dtype, bias_mode: not (dtype == 'fp32' and bias_mode == 2)`",
+            where=where,
+        )
+    label = describe_predicate(pred)
+    try:
+        sig = inspect.signature(pred)
+    except (TypeError, ValueError) as exc:
+        raise InvalidConstraint(
+            f"cannot read the signature of constraint {label}: {exc}", where=where
+        ) from exc
+    params: list[str] = []
+    bindings: list[Binding] = []
+    for p in sig.parameters.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            raise InvalidConstraint(
+                f"constraint {label} takes *{p.name}: name the axes it reads as "
+                "parameters, so we know which axes it constrains",
+                where=where,
+            )
+        if p.kind is p.POSITIONAL_ONLY:
+            raise InvalidConstraint(
+                f"constraint {label}: parameter {p.name!r} is positional-only; axes are "
+                "passed by name",
+                where=where,
+            )
+        if p.name in resolve:
+            params.append(p.name)
+            bindings.append(resolve[p.name])
+        elif p.default is p.empty:
+            close = difflib.get_close_matches(p.name, list(resolve), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise UnknownAxis(
+                f"constraint {label} names unknown axis {p.name!r}{hint} "
+                f"(axes: {', '.join(axis_names)})",
+                where=where,
+            )
+    if not params:
+        raise InvalidConstraint(
+            f"constraint {label} names no axis: its parameters must be axis names",
+            where=where,
+        )
+    scope = tuple(sorted({axis for axis, _ in bindings}))
+    return Constraint(pred, tuple(params), tuple(bindings), scope, label)
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    """Forbidden value-index combinations over a scope of axes (sorted indices).
+
+    This is the engine-facing form of one or more constraints with the same
+    scope: PICT calls these exclusions.
+    """
+
+    scope: tuple[int, ...]
+    forbidden: frozenset[tuple[int, ...]]
+
+    def canonical(self) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+        """Hash-order-free form used for fingerprints."""
+        return self.scope, tuple(sorted(self.forbidden))
+
+
+def tabulate(
+    constraint: Constraint,
+    axis_values: Sequence[Sequence[Any]],
+    axis_labels: Sequence[str],
+    where: str | None = None,
+) -> frozenset[tuple[int, ...]]:
+    """Evaluate ``constraint`` on every combination of its scope's values and
+    return the index tuples it forbids."""
+    sizes = [len(axis_values[a]) for a in constraint.scope]
+    total = 1
+    for s in sizes:
+        total *= s
+    if total > MAX_TABULATION:
+        names = ", ".join(axis_labels[a] for a in constraint.scope)
+        raise InvalidConstraint(
+            f"constraint {constraint.label} spans axes {names} with {total} value "
+            f"combinations (limit {MAX_TABULATION}); split it into constraints that each "
+            "name only the axes they need",
+            where=where,
+        )
+    forbidden = []
+    for combo in itertools.product(*(range(s) for s in sizes)):
+        values = [axis_values[a][i] for a, i in zip(constraint.scope, combo)]
+        if not constraint.holds(values, where):
+            forbidden.append(combo)
+    return frozenset(forbidden)
+
+
+def merge_exclusions(items: Iterable[tuple[tuple[int, ...], frozenset[tuple[int, ...]]]]) -> tuple[Exclusion, ...]:
+    """Merge forbidden sets with the same scope; drop scopes that forbid nothing."""
+    merged: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
+    for scope, forbidden in items:
+        merged.setdefault(scope, set()).update(forbidden)
+    return tuple(
+        Exclusion(scope, frozenset(f)) for scope, f in sorted(merged.items()) if f
+    )
+
+
+class Feasibility:
+    """Exact completion test for partial rows under exclusions.
+
+    Only axes that appear in some exclusion matter; they split into connected
+    components (axes linked by a shared exclusion).  A partial row is
+    completable iff every component has a consistent completion, found by
+    backtracking with forward checking.  Answers are memoised per component and
+    restricted assignment, so repeated queries from the engine are cheap.
+    """
+
+    def __init__(self, sizes: Sequence[int], exclusions: Sequence[Exclusion]) -> None:
+        self.sizes = tuple(sizes)
+        self.exclusions = tuple(exclusions)
+        n = len(self.sizes)
+        self.by_axis: list[list[int]] = [[] for _ in range(n)]
+        for k, ex in enumerate(self.exclusions):
+            for a in ex.scope:
+                self.by_axis[a].append(k)
+        # Union-find over constrained axes.
+        parent = list(range(n))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for ex in self.exclusions:
+            for a in ex.scope[1:]:
+                ra, rb = find(ex.scope[0]), find(a)
+                if ra != rb:
+                    parent[max(ra, rb)] = min(ra, rb)
+        groups: dict[int, list[int]] = {}
+        for a in range(n):
+            if self.by_axis[a]:
+                groups.setdefault(find(a), []).append(a)
+        self.components: tuple[tuple[int, ...], ...] = tuple(
+            tuple(g) for _, g in sorted(groups.items())
+        )
+        self.component_of: dict[int, int] = {
+            a: c for c, comp in enumerate(self.components) for a in comp
+        }
+        self._memo: dict[tuple[int, tuple[int, ...]], bool] = {}
+
+    @property
+    def constrained(self) -> bool:
+        return bool(self.exclusions)
+
+    def violates(self, row: Sequence[int | None]) -> int | None:
+        """Index of an exclusion that the assigned cells of ``row`` break, or None."""
+        for k, ex in enumerate(self.exclusions):
+            key = []
+            for a in ex.scope:
+                v = row[a]
+                if v is None:
+                    break
+                key.append(v)
+            else:
+                if tuple(key) in ex.forbidden:
+                    return k
+        return None
+
+    def completable(self, row: Sequence[int | None]) -> bool:
+        """Can the assigned cells of ``row`` (``None`` = free) be completed to a
+        row that breaks no exclusion?"""
+        if not self.exclusions:
+            return True
+        touched = {self.component_of[a] for a, v in enumerate(row) if v is not None and a in self.component_of}
+        if not touched:
+            touched = set(range(len(self.components)))
+        for c in sorted(touched):
+            comp = self.components[c]
+            key = (c, tuple(-1 if row[a] is None else row[a] for a in comp))
+            hit = self._memo.get(key)
+            if hit is None:
+                hit = self._solve(comp, row)
+                self._memo[key] = hit
+            if not hit:
+                return False
+        return True
+
+    def satisfiable(self) -> bool:
+        """Is there any valid row at all?"""
+        empty: list[int | None] = [None] * len(self.sizes)
+        return all(self.completable_component(c, empty) for c in range(len(self.components)))
+
+    def completable_component(self, c: int, row: Sequence[int | None]) -> bool:
+        comp = self.components[c]
+        key = (c, tuple(-1 if row[a] is None else row[a] for a in comp))
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._solve(comp, row)
+            self._memo[key] = hit
+        return hit
+
+    def complete(self, row: Sequence[int | None], prefer: Sequence[int] | None = None) -> list[int] | None:
+        """A full valid row extending ``row`` (free cells take the first
+        consistent value, or ``prefer[a]`` first when given), or None."""
+        work: list[int | None] = list(row)
+        for a in range(len(work)):
+            if work[a] is not None:
+                continue
+            order = list(range(self.sizes[a]))
+            if prefer is not None:
+                p = prefer[a]
+                order.remove(p)
+                order.insert(0, p)
+            for v in order:
+                work[a] = v
+                if self.violates(work) is None and self.completable(work):
+                    break
+            else:
+                return None
+        return [v for v in work if v is not None] if all(v is not None for v in work) else None
+
+    # -- the search ------------------------------------------------------------
+    def _solve(self, comp: tuple[int, ...], row: Sequence[int | None]) -> bool:
+        work: dict[int, int] = {a: row[a] for a in comp if row[a] is not None}  # type: ignore[misc]
+        # Check the assigned part first.
+        for k in {k for a in work for k in self.by_axis[a]}:
+            ex = self.exclusions[k]
+            if all(a in work for a in ex.scope) and tuple(work[a] for a in ex.scope) in ex.forbidden:
+                return False
+        domains: dict[int, list[int]] = {}
+        for a in comp:
+            if a in work:
+                continue
+            dom = [v for v in range(self.sizes[a]) if self._consistent(a, v, work)]
+            if not dom:
+                return False
+            domains[a] = dom
+        return self._search(work, domains)
+
+    def _consistent(self, axis: int, value: int, work: Mapping[int, int]) -> bool:
+        for k in self.by_axis[axis]:
+            ex = self.exclusions[k]
+            key = []
+            for a in ex.scope:
+                if a == axis:
+                    key.append(value)
+                elif a in work:
+                    key.append(work[a])
+                else:
+                    break
+            else:
+                if tuple(key) in ex.forbidden:
+                    return False
+        return True
+
+    def _search(self, work: dict[int, int], domains: dict[int, list[int]]) -> bool:
+        if not domains:
+            return True
+        axis = min(domains, key=lambda a: (len(domains[a]), a))
+        rest = {a: d for a, d in domains.items() if a != axis}
+        for value in domains[axis]:
+            work[axis] = value
+            pruned: dict[int, list[int]] = {}
+            ok = True
+            for a, dom in rest.items():
+                nd = [v for v in dom if self._consistent(a, v, work)]
+                if not nd:
+                    ok = False
+                    break
+                pruned[a] = nd
+            if ok and self._search(work, pruned):
+                del work[axis]
+                return True
+            del work[axis]
+        return False

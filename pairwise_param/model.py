@@ -1,0 +1,481 @@
+"""The model: named axes, constraints, must-include rows, strength.
+
+:class:`Model` is the user-facing description (names and real Python values,
+predicates); :class:`IndexModel` is what it compiles to for the engine (axis
+sizes, exclusions over value indices, include rows as index tuples, the
+interactions to cover).  Names, values and predicates are translated here at
+the front, so the engine never sees a user object and its output is a pure
+function of the index model: the basis of determinism and of the cache
+fingerprint.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pairwise_param.constraints import (
+    Binding,
+    Constraint,
+    Exclusion,
+    Feasibility,
+    bind_constraint,
+    merge_exclusions,
+    tabulate,
+)
+from pairwise_param.errors import (
+    DuplicateAxis,
+    DuplicateValue,
+    EmptyAxis,
+    InvalidArgument,
+    InvalidInclude,
+    StrengthError,
+    UnhashableValue,
+    UnknownAxis,
+    UnsatisfiableConstraints,
+)
+
+__all__ = ["Axis", "Model", "IndexModel", "SubModel", "value_label"]
+
+#: Row as given by a user: axis (or bound) name -> value; may be partial.
+RowLike = Mapping[str, Any]
+
+
+def value_label(value: Any) -> str:
+    """A short, stable, readable text for a value (used in messages and ids).
+
+    ``torch.float16`` -> ``float16``, enum members -> their name, others
+    ``repr``.  Never depends on ``id()``.
+    """
+    mod = type(value).__module__
+    if mod == "torch" and type(value).__name__ == "dtype":
+        return str(value).replace("torch.", "")
+    if hasattr(value, "name") and hasattr(type(value), "__members__"):  # enum member
+        return str(value.name)
+    if isinstance(value, str):
+        return value
+    return repr(value)
+
+
+def _value_key(value: Any) -> tuple[str, Any]:
+    """Identity of a value inside one axis: equal values of different types
+    (``1`` and ``True``, ``0`` and ``0.0``) stay distinct."""
+    return (type(value).__module__ + "." + type(value).__qualname__, value)
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One axis: a name, its ordered values, and the argument names it binds.
+
+    A plain axis binds one name (``names == (name,)``); a grouped axis
+    (pytest's ``"n,k,m"`` style) has tuple values bound to several names.
+    """
+
+    name: str
+    values: tuple[Any, ...]
+    names: tuple[str, ...]
+    _index: Mapping[tuple[str, Any], int] = field(repr=False, compare=False, hash=False)
+
+    @property
+    def grouped(self) -> bool:
+        return len(self.names) > 1
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def index_of(self, value: Any, where: str | None = None) -> int:
+        """Index of ``value``; falls back to equality when the type differs
+        (``np.int64(2)`` finds ``2``).  Raises :class:`InvalidInclude` if absent."""
+        try:
+            return self._index[_value_key(value)]
+        except (KeyError, TypeError):
+            pass
+        matches = [i for i, v in enumerate(self.values) if _safe_eq(v, value)]
+        if len(matches) == 1:
+            return matches[0]
+        shown = ", ".join(value_label(v) for v in self.values)
+        raise InvalidInclude(
+            f"axis {self.name!r} has no value {value!r} (values: {shown})", where=where
+        )
+
+    @staticmethod
+    def build(name: str, values: Iterable[Any], where: str | None = None) -> Axis:
+        """Validate and build an axis; ``name`` with commas makes a grouped axis."""
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidArgument(f"axis names must be non-empty strings, got {name!r}", where=where)
+        names = tuple(n.strip() for n in name.split(","))
+        if any(not n for n in names):
+            raise InvalidArgument(f"axis name {name!r} has an empty part", where=where)
+        if len(set(names)) != len(names):
+            raise DuplicateAxis(f"grouped axis {name!r} repeats a name", where=where)
+        display = ",".join(names)
+        if isinstance(values, (str, bytes)) or isinstance(values, Mapping):
+            raise InvalidArgument(
+                f"axis {display!r} values must be a list (or other sequence) of values, "
+                f"got {type(values).__name__} {values!r}",
+                where=where,
+            )
+        try:
+            vals = tuple(values)
+        except TypeError:
+            raise InvalidArgument(
+                f"axis {display!r} values must be a list of values, got {values!r}", where=where
+            ) from None
+        if not vals:
+            raise EmptyAxis(
+                f"axis {display!r} has no values; give at least one (a single value "
+                "still counts as an axis of size 1)",
+                where=where,
+            )
+        index: dict[tuple[str, Any], int] = {}
+        for i, v in enumerate(vals):
+            if len(names) > 1:
+                if not isinstance(v, tuple) or len(v) != len(names):
+                    raise InvalidArgument(
+                        f"grouped axis {display!r} needs tuples of {len(names)} values, "
+                        f"value #{i} is {v!r}",
+                        where=where,
+                    )
+            try:
+                key = _value_key(v)
+                hash(key)
+            except TypeError:
+                hint = " (use a tuple instead of a list)" if isinstance(v, list) else ""
+                raise UnhashableValue(
+                    f"axis {display!r} value #{i} {v!r} is unhashable ({type(v).__name__}){hint}",
+                    where=where,
+                ) from None
+            if key in index:
+                raise DuplicateValue(
+                    f"axis {display!r} lists value {v!r} twice (positions {index[key]} and {i})",
+                    where=where,
+                )
+            index[key] = i
+        return Axis(display, vals, names, index)
+
+
+def _safe_eq(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:
+        return False
+
+
+@dataclass(frozen=True)
+class SubModel:
+    """A subset of axes covered at a higher (or lower) strength, PICT's
+    ``{A, B, C} @ 3``."""
+
+    axes: tuple[int, ...]
+    strength: int
+
+
+@dataclass(frozen=True)
+class IndexModel:
+    """The engine's view: sizes, exclusions, include rows and interactions.
+
+    ``interactions`` lists every axis scope (sorted index tuple) whose value
+    combinations must all appear; scopes contained in a larger one are dropped.
+    """
+
+    sizes: tuple[int, ...]
+    strength: int
+    interactions: tuple[tuple[int, ...], ...]
+    exclusions: tuple[Exclusion, ...]
+    include: tuple[tuple[int | None, ...], ...]
+
+    def canonical(self) -> dict[str, Any]:
+        return {
+            "sizes": list(self.sizes),
+            "strength": self.strength,
+            "interactions": [list(s) for s in self.interactions],
+            "exclusions": [[list(sc), [list(f) for f in fb]] for sc, fb in (e.canonical() for e in self.exclusions)],
+            "include": [[-1 if v is None else v for v in row] for row in self.include],
+        }
+
+    def fingerprint(self) -> str:
+        """Stable SHA-256 of the canonical index model (hex)."""
+        blob = json.dumps(self.canonical(), separators=(",", ":"), sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def _interactions(n: int, strength: int, subs: Sequence[SubModel]) -> tuple[tuple[int, ...], ...]:
+    scopes = set(itertools.combinations(range(n), strength))
+    for sub in subs:
+        scopes.update(itertools.combinations(sub.axes, sub.strength))
+    # Drop scopes contained in a larger scope: covering the larger covers them.
+    ordered = sorted(scopes, key=lambda s: (-len(s), s))
+    kept: list[tuple[int, ...]] = []
+    kept_sets: list[frozenset[int]] = []
+    for s in ordered:
+        fs = frozenset(s)
+        if any(fs <= k for k in kept_sets if len(k) > len(fs)):
+            continue
+        kept.append(s)
+        kept_sets.append(fs)
+    return tuple(sorted(kept, key=lambda s: (len(s), s)))
+
+
+class Model:
+    """A validated model: the single source of truth for axes and constraints.
+
+    Parameters
+    ----------
+    axes:
+        Mapping of axis name -> values (ordered), or a sequence of
+        ``(name, values)`` pairs.  A name with commas (``"n,k,m"``) makes a
+        grouped axis whose values are tuples.
+    strength:
+        t, 1..number of axes.
+    constraints:
+        Predicates whose parameter names are axis (or bound) names.
+    include:
+        Must-include rows (mappings, possibly partial), emitted first.
+    sub_models:
+        ``[(("dtype", "bias_mode", "xnorm"), 3), ...]``: axes covered at
+        another strength on top of the global one.
+    where:
+        The test (or other context) named in every error message.
+    """
+
+    def __init__(
+        self,
+        axes: Mapping[str, Iterable[Any]] | Sequence[tuple[str, Iterable[Any]]],
+        *,
+        strength: int = 2,
+        constraints: Iterable[Callable[..., Any]] = (),
+        include: Iterable[RowLike] = (),
+        sub_models: Iterable[tuple[Sequence[str], int]] = (),
+        where: str | None = None,
+    ) -> None:
+        self.where = where
+        if isinstance(axes, Mapping):
+            pairs = list(axes.items())
+        elif isinstance(axes, (list, tuple)):
+            pairs = list(axes)
+        else:
+            raise InvalidArgument(
+                f"axes must be a mapping of axis name -> values, got {type(axes).__name__}",
+                where=where,
+            )
+        if not pairs:
+            raise InvalidArgument("a model needs at least one axis", where=where)
+        built: list[Axis] = []
+        resolve: dict[str, Binding] = {}
+        for item in pairs:
+            if not (isinstance(item, tuple) and len(item) == 2):
+                raise InvalidArgument(f"expected (name, values) pairs, got {item!r}", where=where)
+            name, values = item
+            axis = Axis.build(name, values, where)
+            idx = len(built)
+            for key in {axis.name, *axis.names}:
+                if key in resolve:
+                    raise DuplicateAxis(
+                        f"axis name {key!r} is used twice; each axis and each name bound "
+                        "by a grouped axis must be unique",
+                        where=where,
+                    )
+            resolve[axis.name] = (idx, None)
+            if axis.grouped:
+                for j, n in enumerate(axis.names):
+                    resolve[n] = (idx, j)
+            built.append(axis)
+        self.axes: tuple[Axis, ...] = tuple(built)
+        self._resolve = resolve
+        n = len(self.axes)
+
+        if isinstance(strength, bool) or not isinstance(strength, int):
+            raise InvalidArgument(f"strength must be an int, got strength={strength!r}", where=where)
+        if not 1 <= strength <= n:
+            raise StrengthError(
+                f"strength={strength} is out of range: the model has {n} "
+                f"ax{'i' if n == 1 else 'e'}s ({', '.join(self.names)}), so strength must be 1..{n}",
+                where=where,
+            )
+        self.strength = strength
+
+        subs: list[SubModel] = []
+        for item in sub_models:
+            try:
+                sub_names, sub_t = item
+            except (TypeError, ValueError):
+                raise InvalidArgument(
+                    f"sub_models entries are (axis names, strength) pairs, got {item!r}", where=where
+                ) from None
+            if isinstance(sub_names, str):
+                sub_names = [s.strip() for s in sub_names.split(",")] if "," in sub_names and sub_names not in resolve else [sub_names]
+            idxs = sorted({self.axis_index(s) for s in sub_names})
+            if isinstance(sub_t, bool) or not isinstance(sub_t, int) or not 1 <= sub_t <= len(idxs):
+                raise StrengthError(
+                    f"sub-model {list(sub_names)} @ {sub_t!r}: strength must be an int in "
+                    f"1..{len(idxs)} (its number of axes)",
+                    where=where,
+                )
+            subs.append(SubModel(tuple(idxs), sub_t))
+        self.sub_models: tuple[SubModel, ...] = tuple(subs)
+
+        if isinstance(constraints, Mapping) or callable(constraints):
+            raise InvalidArgument(
+                "constraints must be a list of predicates, e.g. constraints=[lambda a, b: ...]",
+                where=where,
+            )
+        self.constraints: tuple[Constraint, ...] = tuple(
+            bind_constraint(p, resolve, self.names, where) for p in constraints
+        )
+        values = [a.values for a in self.axes]
+        labels = [a.name for a in self.axes]
+        self.exclusions: tuple[Exclusion, ...] = merge_exclusions(
+            (c.scope, tabulate(c, values, labels, where)) for c in self.constraints
+        )
+        self.feasibility = Feasibility(self.sizes, self.exclusions)
+        if not self.feasibility.satisfiable():
+            involved = sorted({c.label for c in self.constraints})
+            raise UnsatisfiableConstraints(
+                "no row satisfies all constraints together: "
+                + "; ".join(involved)
+                + ". Relax one of them or add values",
+                where=where,
+            )
+        self.include: tuple[tuple[int | None, ...], ...] = tuple(
+            self._include_row(r, i) for i, r in enumerate(include)
+        )
+        self.index_model = IndexModel(
+            sizes=self.sizes,
+            strength=strength,
+            interactions=_interactions(n, strength, self.sub_models),
+            exclusions=self.exclusions,
+            include=self.include,
+        )
+
+    # -- lookups ---------------------------------------------------------------
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Axis names, in order (grouped axes as ``"n,k,m"``)."""
+        return tuple(a.name for a in self.axes)
+
+    @property
+    def argnames(self) -> tuple[str, ...]:
+        """Every bound argument name, flattened (``n``, ``k``, ``m`` for a grouped axis)."""
+        return tuple(n for a in self.axes for n in a.names)
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        return tuple(len(a) for a in self.axes)
+
+    @property
+    def full_product(self) -> int:
+        """Number of rows of the full product (constraints not applied)."""
+        total = 1
+        for a in self.axes:
+            total *= len(a)
+        return total
+
+    def axis_index(self, name: str) -> int:
+        """Axis index for an axis name or a name bound by a grouped axis."""
+        try:
+            return self._resolve[name][0]
+        except (KeyError, TypeError):
+            import difflib
+
+            close = difflib.get_close_matches(str(name), list(self._resolve), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise UnknownAxis(
+                f"unknown axis {name!r}{hint} (axes: {', '.join(self.names)})", where=self.where
+            ) from None
+
+    def fingerprint(self) -> str:
+        """Stable hash of the canonical (index-level) model."""
+        return self.index_model.fingerprint()
+
+    # -- rows ------------------------------------------------------------------
+    def _include_row(self, row: RowLike, position: int) -> tuple[int | None, ...]:
+        where = self.where
+        if not isinstance(row, Mapping):
+            raise InvalidArgument(
+                f"include rows must be mappings of axis name -> value, row #{position} is {row!r}",
+                where=where,
+            )
+        cells: list[int | None] = [None] * len(self.axes)
+        grouped_parts: dict[int, dict[int, Any]] = {}
+        for key, value in row.items():
+            try:
+                axis, element = self._resolve[key]
+            except (KeyError, TypeError):
+                import difflib
+
+                close = difflib.get_close_matches(str(key), list(self._resolve), n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise InvalidInclude(
+                    f"include row #{position} names unknown axis {key!r}{hint} "
+                    f"(axes: {', '.join(self.names)})",
+                    where=where,
+                ) from None
+            if element is None:
+                cells[axis] = self.axes[axis].index_of(value, where)
+            else:
+                grouped_parts.setdefault(axis, {})[element] = value
+        for axis, parts in grouped_parts.items():
+            ax = self.axes[axis]
+            if cells[axis] is not None:
+                continue
+            matches = [
+                i
+                for i, v in enumerate(ax.values)
+                if all(_safe_eq(v[j], pv) for j, pv in parts.items())
+            ]
+            if len(matches) != 1:
+                shown = ", ".join(f"{ax.names[j]}={pv!r}" for j, pv in sorted(parts.items()))
+                what = "matches no value" if not matches else f"matches {len(matches)} values"
+                raise InvalidInclude(
+                    f"include row #{position}: {shown} of grouped axis {ax.name!r} {what}; "
+                    "name all of its parts",
+                    where=where,
+                )
+            cells[axis] = matches[0]
+        broken = self.feasibility.violates(cells)
+        if broken is not None:
+            ex = self.exclusions[broken]
+            labels = [c.label for c in self.constraints if c.scope == ex.scope]
+            raise InvalidInclude(
+                f"include row #{position} {self.describe_row(cells)} breaks constraint "
+                f"{' / '.join(labels)}",
+                where=where,
+            )
+        if not self.feasibility.completable(cells):
+            raise InvalidInclude(
+                f"include row #{position} {self.describe_row(cells)} cannot be completed to a row "
+                "that satisfies all constraints together",
+                where=where,
+            )
+        return tuple(cells)
+
+    def describe_row(self, cells: Sequence[int | None]) -> str:
+        """``{dtype=float16, bias_mode=2}`` for the assigned cells."""
+        parts = [
+            f"{a.name}={value_label(a.values[v])}" for a, v in zip(self.axes, cells) if v is not None
+        ]
+        return "{" + ", ".join(parts) + "}"
+
+    def decode(self, index_row: Sequence[int]) -> dict[str, Any]:
+        """Index row -> mapping of every bound argument name to its value."""
+        out: dict[str, Any] = {}
+        for axis, i in zip(self.axes, index_row):
+            value = axis.values[i]
+            if axis.grouped:
+                out.update(zip(axis.names, value))
+            else:
+                out[axis.name] = value
+        return out
+
+    def axis_values(self, index_row: Sequence[int]) -> tuple[Any, ...]:
+        """Index row -> tuple of axis values (grouped axes stay tuples)."""
+        return tuple(a.values[i] for a, i in zip(self.axes, index_row))
+
+    def __repr__(self) -> str:
+        axes = ", ".join(f"{a.name}[{len(a)}]" for a in self.axes)
+        return f"Model({axes}, strength={self.strength}, constraints={len(self.constraints)})"
+

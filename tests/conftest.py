@@ -1,0 +1,17 @@
+"""Shared fixtures and settings of the library's own tests."""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+pytest_plugins = ["pytester"]
+
+# `ci`: derandomized (same examples every run), no deadline (2-core CI machines
+# are noisy).  `dev`: the default exploratory profile.
+settings.register_profile(
+    "ci", derandomize=True, deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile("dev", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
