@@ -5,6 +5,7 @@ user guide.
 """
 
 from pairwise_param._version import __version__
+from pairwise_param.decorator import PairwiseSpec, pairwise
 from pairwise_param.errors import (
     AxisCollision,
     DuplicateAxis,
@@ -24,7 +25,6 @@ from pairwise_param.model import Axis, Model
 from pairwise_param.table import CoveringArray, cover
 
 __all__ = [
-    "__version__",
     "Axis",
     "AxisCollision",
     "CoveringArray",
@@ -37,9 +37,12 @@ __all__ = [
     "InvalidModel",
     "Model",
     "PairwiseError",
+    "PairwiseSpec",
     "StrengthError",
     "UnhashableValue",
     "UnknownAxis",
     "UnsatisfiableConstraints",
+    "__version__",
     "cover",
+    "pairwise",
 ]

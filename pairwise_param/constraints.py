@@ -265,7 +265,7 @@ class Feasibility:
         self.component_of: dict[int, int] = {
             a: c for c, comp in enumerate(self.components) for a in comp
         }
-        self._memo: dict[tuple[int, tuple[int, ...]], bool] = {}
+        self._memo: dict[tuple[int, tuple[int | None, ...]], bool] = {}
 
     @property
     def constrained(self) -> bool:

@@ -14,19 +14,20 @@ axis and *which* value, what was expected, and how to fix it.  Build them with
 from __future__ import annotations
 
 __all__ = [
-    "PairwiseError",
-    "InvalidArgument",
-    "InvalidModel",
-    "EmptyAxis",
-    "DuplicateValue",
-    "UnhashableValue",
-    "DuplicateAxis",
-    "UnknownAxis",
-    "InvalidConstraint",
-    "StrengthError",
-    "UnsatisfiableConstraints",
-    "InvalidInclude",
     "AxisCollision",
+    "DuplicateAxis",
+    "DuplicateValue",
+    "EmptyAxis",
+    "InvalidArgument",
+    "InvalidConstraint",
+    "InvalidInclude",
+    "InvalidModel",
+    "PairwiseError",
+    "RowOutsideModel",
+    "StrengthError",
+    "UnhashableValue",
+    "UnknownAxis",
+    "UnsatisfiableConstraints",
 ]
 
 
@@ -47,7 +48,7 @@ class PairwiseError(Exception):
         self.detail = message
         super().__init__(where_prefix(where) + message)
 
-    def __reduce__(self):  # keep pickling (pytest-xdist) working with the kw-only arg
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:  # keep pickling (pytest-xdist) working with the kw-only arg
         return (_rebuild, (type(self), self.detail, self.where))
 
 
@@ -103,6 +104,12 @@ class UnsatisfiableConstraints(InvalidModel):
 class InvalidInclude(InvalidModel):
     """A must-include row names an unknown axis or value, or breaks a
     constraint (no valid row can contain it)."""
+
+
+class RowOutsideModel(PairwiseError, ValueError):
+    """A row given to :func:`pairwise_param.coverage.measure` (with
+    ``unknown="raise"``) or :func:`~pairwise_param.coverage.extendable` names an
+    argument the model lacks, misses one, or has a value outside its axis."""
 
 
 class AxisCollision(PairwiseError, ValueError):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,7 +40,7 @@ from pairwise_param.errors import (
     UnsatisfiableConstraints,
 )
 
-__all__ = ["Axis", "Model", "IndexModel", "SubModel", "value_label"]
+__all__ = ["Axis", "IndexModel", "Model", "SubModel", "value_label"]
 
 #: Row as given by a user: axis (or bound) name -> value; may be partial.
 RowLike = Mapping[str, Any]
@@ -63,8 +64,25 @@ def value_label(value: Any) -> str:
 
 def _value_key(value: Any) -> tuple[str, Any]:
     """Identity of a value inside one axis: equal values of different types
-    (``1`` and ``True``, ``0`` and ``0.0``) stay distinct."""
-    return (type(value).__module__ + "." + type(value).__qualname__, value)
+    (``1`` and ``True``, ``0`` and ``0.0``) stay distinct, also inside tuples
+    (``(1, 2)`` and ``(True, 2)`` are two values)."""
+    kind = type(value).__module__ + "." + type(value).__qualname__
+    if isinstance(value, tuple):
+        return (kind, tuple(_value_key(v) for v in value))
+    return (kind, value)
+
+
+def _stable_label(value: Any) -> str:
+    """``value_label`` with its type, and without memory addresses (a default
+    ``repr`` shows ``id()``, which changes from process to process)."""
+    if isinstance(value, tuple):
+        text = "(" + ",".join(_stable_label(v) for v in value) + ")"
+    elif isinstance(value, frozenset):  # its repr's order follows the hash seed
+        text = "{" + ",".join(sorted(_stable_label(v) for v in value)) + "}"
+    else:
+        text = value_label(value)
+    text = re.sub(r" at 0x[0-9a-fA-F]+", "", text)
+    return type(value).__module__ + "." + type(value).__qualname__ + ":" + text
 
 
 @dataclass(frozen=True)
@@ -94,7 +112,11 @@ class Axis:
             return self._index[_value_key(value)]
         except (KeyError, TypeError):
             pass
-        matches = [i for i, v in enumerate(self.values) if _safe_eq(v, value)]
+        matches = [
+            i
+            for i, v in enumerate(self.values)
+            if isinstance(v, bool) == isinstance(value, bool) and _safe_eq(v, value)
+        ]
         if len(matches) == 1:
             return matches[0]
         shown = ", ".join(value_label(v) for v in self.values)
@@ -113,7 +135,7 @@ class Axis:
         if len(set(names)) != len(names):
             raise DuplicateAxis(f"grouped axis {name!r} repeats a name", where=where)
         display = ",".join(names)
-        if isinstance(values, (str, bytes)) or isinstance(values, Mapping):
+        if isinstance(values, (str, bytes, Mapping)):
             raise InvalidArgument(
                 f"axis {display!r} values must be a list (or other sequence) of values, "
                 f"got {type(values).__name__} {values!r}",
@@ -133,13 +155,12 @@ class Axis:
             )
         index: dict[tuple[str, Any], int] = {}
         for i, v in enumerate(vals):
-            if len(names) > 1:
-                if not isinstance(v, tuple) or len(v) != len(names):
-                    raise InvalidArgument(
-                        f"grouped axis {display!r} needs tuples of {len(names)} values, "
-                        f"value #{i} is {v!r}",
-                        where=where,
-                    )
+            if len(names) > 1 and (not isinstance(v, tuple) or len(v) != len(names)):
+                raise InvalidArgument(
+                    f"grouped axis {display!r} needs tuples of {len(names)} values, "
+                    f"value #{i} is {v!r}",
+                    where=where,
+                )
             try:
                 key = _value_key(v)
                 hash(key)
@@ -161,7 +182,7 @@ class Axis:
 def _safe_eq(a: Any, b: Any) -> bool:
     try:
         return bool(a == b)
-    except Exception:
+    except Exception:  # noqa: BLE001 - an odd __eq__ just means "not equal"
         return False
 
 
@@ -266,13 +287,13 @@ class Model:
             raise InvalidArgument("a model needs at least one axis", where=where)
         built: list[Axis] = []
         resolve: dict[str, Binding] = {}
-        for item in pairs:
-            if not (isinstance(item, tuple) and len(item) == 2):
-                raise InvalidArgument(f"expected (name, values) pairs, got {item!r}", where=where)
-            name, values = item
+        for pair in pairs:
+            if not (isinstance(pair, tuple) and len(pair) == 2):
+                raise InvalidArgument(f"expected (name, values) pairs, got {pair!r}", where=where)
+            name, values = pair
             axis = Axis.build(name, values, where)
             idx = len(built)
-            for key in {axis.name, *axis.names}:
+            for key in dict.fromkeys((axis.name, *axis.names)):
                 if key in resolve:
                     raise DuplicateAxis(
                         f"axis name {key!r} is used twice; each axis and each name bound "
@@ -281,8 +302,8 @@ class Model:
                     )
             resolve[axis.name] = (idx, None)
             if axis.grouped:
-                for j, n in enumerate(axis.names):
-                    resolve[n] = (idx, j)
+                for j, part in enumerate(axis.names):
+                    resolve[part] = (idx, j)
             built.append(axis)
         self.axes: tuple[Axis, ...] = tuple(built)
         self._resolve = resolve
@@ -299,16 +320,28 @@ class Model:
         self.strength = strength
 
         subs: list[SubModel] = []
-        for item in sub_models:
+        for sub_item in sub_models:
+            item: Any = sub_item
             try:
-                sub_names, sub_t = item
+                raw_names, sub_t = item
             except (TypeError, ValueError):
                 raise InvalidArgument(
                     f"sub_models entries are (axis names, strength) pairs, got {item!r}", where=where
                 ) from None
-            if isinstance(sub_names, str):
-                sub_names = [s.strip() for s in sub_names.split(",")] if "," in sub_names and sub_names not in resolve else [sub_names]
-            idxs = sorted({self.axis_index(s) for s in sub_names})
+            if isinstance(raw_names, str):
+                split = "," in raw_names and raw_names not in resolve
+                sub_names: list[str] = [s.strip() for s in raw_names.split(",")] if split else [raw_names]
+            else:
+                try:
+                    sub_names = list(raw_names)
+                except TypeError:
+                    raise InvalidArgument(
+                        f"sub_models entries are (axis names, strength) pairs, got {item!r}", where=where
+                    ) from None
+            try:
+                idxs = sorted({self.axis_index(s) for s in sub_names})
+            except UnknownAxis as exc:
+                raise UnknownAxis(f"sub-model {sub_names!r}: {exc.detail}", where=where) from None
             if isinstance(sub_t, bool) or not isinstance(sub_t, int) or not 1 <= sub_t <= len(idxs):
                 raise StrengthError(
                     f"sub-model {list(sub_names)} @ {sub_t!r}: strength must be an int in "
@@ -333,7 +366,21 @@ class Model:
         )
         self.feasibility = Feasibility(self.sizes, self.exclusions)
         if not self.feasibility.satisfiable():
-            involved = sorted({c.label for c in self.constraints})
+            feas = self.feasibility
+            empty: list[int | None] = [None] * n
+            failing = {
+                a
+                for ci, comp in enumerate(feas.components)
+                if not feas.completable_component(ci, empty)
+                for a in comp
+            }
+            involved = list(
+                dict.fromkeys(
+                    f"{c.label} (over {', '.join(self.axes[a].name for a in c.scope)})"
+                    for c in self.constraints
+                    if not failing or set(c.scope) & failing
+                )
+            )
             raise UnsatisfiableConstraints(
                 "no row satisfies all constraints together: "
                 + "; ".join(involved)
@@ -388,8 +435,20 @@ class Model:
             ) from None
 
     def fingerprint(self) -> str:
-        """Stable hash of the canonical (index-level) model."""
-        return self.index_model.fingerprint()
+        """Stable SHA-256 (hex) of the canonical model: the index model (sizes,
+        strength, interactions, exclusions, include rows) plus the axis names
+        and a stable label of every value, so two models that would decode to
+        different rows never share a fingerprint.  Independent of the process,
+        ``PYTHONHASHSEED`` and ``id()`` of values."""
+        blob = json.dumps(
+            {
+                "index": self.index_model.canonical(),
+                "axes": [[list(a.names), [_stable_label(v) for v in a.values]] for a in self.axes],
+            },
+            separators=(",", ":"),
+            sort_keys=True,
+        )
+        return hashlib.sha256(blob.encode()).hexdigest()
 
     # -- rows ------------------------------------------------------------------
     def _include_row(self, row: RowLike, position: int) -> tuple[int | None, ...]:
@@ -415,12 +474,24 @@ class Model:
                     where=where,
                 ) from None
             if element is None:
-                cells[axis] = self.axes[axis].index_of(value, where)
+                try:
+                    cells[axis] = self.axes[axis].index_of(value, where)
+                except InvalidInclude as exc:
+                    raise InvalidInclude(f"include row #{position}: {exc.detail}", where=where) from None
             else:
                 grouped_parts.setdefault(axis, {})[element] = value
         for axis, parts in grouped_parts.items():
             ax = self.axes[axis]
             if cells[axis] is not None:
+                whole = ax.values[cells[axis]]  # type: ignore[index]
+                clash = [(ax.names[j], pv) for j, pv in sorted(parts.items()) if not _safe_eq(whole[j], pv)]
+                if clash:
+                    shown = ", ".join(f"{n}={pv!r}" for n, pv in clash)
+                    raise InvalidInclude(
+                        f"include row #{position} gives {ax.name!r}={whole!r} and also {shown}, "
+                        "which disagree; give the grouped axis one way only",
+                        where=where,
+                    )
                 continue
             matches = [
                 i

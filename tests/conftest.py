@@ -8,6 +8,16 @@ from hypothesis import HealthCheck, settings
 
 pytest_plugins = ["pytester"]
 
+# pytester's in-process runs restore sys.modules afterwards; a C extension such
+# as torch that an inner session imported first would then be re-imported in
+# the same process, which fails ("SystemError: bad call flags") and can crash
+# an xdist worker.  Importing it once up front keeps it in every snapshot.
+for _heavy in ("torch", "numpy"):
+    try:
+        __import__(_heavy)
+    except ImportError:
+        pass
+
 # `ci`: derandomized (same examples every run), no deadline (2-core CI machines
 # are noisy).  `dev`: the default exploratory profile.
 settings.register_profile(

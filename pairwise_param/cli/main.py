@@ -1,12 +1,118 @@
-"""Argument parsing and dispatch of the ``pairwise-param`` command."""
+"""Argument parsing and dispatch of the ``pairwise-param`` command.
+
+``report``: what a pytest suite covers (collects, runs nothing);
+``check``: coverage of a list of rows against a model file;
+``generate``: rows for a model file.
+
+Results go to stdout, diagnostics (progress, counts, errors) to stderr.  Exit
+codes are :class:`ExitCode`.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
+from enum import IntEnum
+from pathlib import Path
+from typing import Any, TextIO
 
 from pairwise_param._version import __version__
+from pairwise_param.errors import PairwiseError
+
+__all__ = ["ExitCode", "build_parser", "main"]
+
+
+class ExitCode(IntEnum):
+    """Exit status of every ``pairwise-param`` command."""
+
+    #: Everything ran and every measured coverage meets the bar.
+    OK = 0
+    #: ``report``: some table's coverage is below ``--fail-under``; ``check``:
+    #: coverage below ``--fail-under`` (default 100), or a row breaks a
+    #: constraint or holds a value outside the model.
+    COVERAGE_BELOW = 1
+    #: Bad command line, unreadable or invalid model/rows file, unknown path,
+    #: pytest refused its arguments.
+    USAGE_ERROR = 2
+    #: ``report``: a file or test failed to collect (the rest is still reported).
+    COLLECTION_ERROR = 3
+
+
+class _UsageError(Exception):
+    """A usage problem found after argparse (reported as ``error: ...``, exit 2)."""
+
+
+# -- argument types ------------------------------------------------------------------------------
+def _strengths(text: str) -> tuple[int, ...]:
+    out: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if not part.isdigit() or int(part) < 1:
+            raise argparse.ArgumentTypeError(
+                f"{text!r}: strengths are integers >= 1 separated by commas, e.g. --strength 2,3"
+            )
+        t = int(part)
+        if t > 6:
+            raise argparse.ArgumentTypeError(f"{text!r}: strength {t} is too large to measure (at most 6)")
+        if t not in out:
+            out.append(t)
+    if not out:
+        raise argparse.ArgumentTypeError(f"{text!r}: give at least one strength, e.g. --strength 2")
+    return tuple(sorted(out))
+
+
+def _percent(text: str) -> float:
+    try:
+        value = float(text.rstrip("%"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number; give a percentage 0..100") from None
+    if not 0.0 <= value <= 100.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is outside 0..100")
+    return value
+
+
+def _nonneg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be >= 0")
+    return value
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+
+
+def _single_strength(text: str) -> int:
+    value = _strengths(text)
+    if len(value) != 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give one strength, e.g. --strength 2")
+    return value[0]
+
+
+# -- the parser ------------------------------------------------------------------------------------
+REPORT_EPILOG = """\
+Option axes: the axes of each @pairwise mark form one option table. In tests
+without @pairwise, a multi-name parametrize is an option table (full product =
+product of its distinct values per name; coverage over the values that appear)
+unless its values are all plain ints (shapes such as "n,k,m") or one of its
+names takes a different value in every row (cases such as "dtype,atol"): then
+it is one grouped axis counted by its rows. A single name is one axis counted
+by its values. --option-axes replaces this rule, --grouped exempts marks from
+it.
+
+Exit codes: 0 ok, 1 coverage below --fail-under, 2 usage error,
+3 collection error. Arguments after `--` go to pytest unchanged.
+"""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -15,17 +121,315 @@ def build_parser() -> argparse.ArgumentParser:
         description="Covering test tables for the option axes of kernel tests.",
     )
     parser.add_argument("--version", action="version", version=f"pairwise-param {__version__}")
-    parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    rep = sub.add_parser(
+        "report",
+        help="what a pytest suite covers: counts, reduction, t-way coverage per test",
+        description="Collect a pytest suite in-process (no test runs) and report, per test function, "
+        "its axes, full-product and collected counts, the reduction, and the measured t-way coverage "
+        "of its option axes.",
+        epilog=REPORT_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    rep.add_argument("paths", nargs="*", metavar="PATH", help="files, directories or node ids (default: pytest's own)")
+    rep.add_argument("--strength", type=_strengths, default=(2, 3), metavar="T[,T...]",
+                     help="strengths to measure (default: 2,3)")
+    rep.add_argument("--format", choices=("terminal", "markdown", "json"), default="terminal",
+                     help="output format (default: terminal)")
+    rep.add_argument("--show-missing", action="store_true", help="list missing and infeasible tuples")
+    rep.add_argument("--max-listed", type=_nonneg, default=20, metavar="N",
+                     help="list at most N tuples per table and strength (0: no limit; default 20)")
+    rep.add_argument("--fail-under", type=_percent, default=None, metavar="PCT",
+                     help="exit 1 when any option table's coverage at a measured strength is below PCT")
+    rep.add_argument("--plot", metavar="FILE", help="draw cumulative coverage vs rows (.png, .svg or .pdf)")
+    rep.add_argument("--plot-test", metavar="NAME",
+                     help="plot this test (id, id suffix or function name) instead of the whole suite")
+    rep.add_argument("--option-axes", action="append", default=None, metavar="NAMES",
+                     help="comma-separated argument names that are the option axes of tests without "
+                     "@pairwise (replaces the automatic rule; repeatable)")
+    rep.add_argument("--grouped", action="append", default=[], metavar="NAMES",
+                     help='a multi-name parametrize (e.g. "x,expected") that is one grouped axis, '
+                     "never an option table (repeatable)")
+    rep.add_argument("--include-unparametrized", action="store_true",
+                     help="list tests without parameters too (1 -> 1)")
+    prog = rep.add_mutually_exclusive_group()
+    prog.add_argument("--progress", dest="progress", action="store_true", default=None,
+                      help="show collection progress on stderr (default: only when stderr is a terminal)")
+    prog.add_argument("--no-progress", dest="progress", action="store_false")
+    rep.add_argument("--print-schema", action="store_true",
+                     help="print the JSON Schema of --format json and exit")
+
+    chk = sub.add_parser(
+        "check",
+        help="coverage of a list of rows (CSV or JSON) against a model file",
+        description="Measure the t-way coverage of ROWS (CSV with a header of argument names, or JSON: "
+        "a list of objects, or {\"rows\": [...]} as `generate --format json` writes) against MODEL "
+        "(JSON or TOML). Exit 1 when coverage is below --fail-under (default 100) or a row breaks a "
+        "constraint or holds a value the model lacks.",
+    )
+    chk.add_argument("model", metavar="MODEL")
+    chk.add_argument("rows", metavar="ROWS")
+    chk.add_argument("--strength", type=_strengths, default=None, metavar="T[,T...]",
+                     help="strengths to measure (default: the model's)")
+    chk.add_argument("--format", choices=("terminal", "json"), default="terminal")
+    chk.add_argument("--show-missing", action="store_true", help="list every missing tuple")
+    chk.add_argument("--max-listed", type=_nonneg, default=20, metavar="N")
+    chk.add_argument("--fail-under", type=_percent, default=100.0, metavar="PCT")
+
+    gen = sub.add_parser(
+        "generate",
+        help="rows for a model file (JSON or TOML) as CSV, JSON or Markdown",
+        description="Generate a covering array for MODEL (JSON or TOML; format in docs/cli.md). Rows on "
+        "stdout, diagnostics on stderr.",
+    )
+    gen.add_argument("model", metavar="MODEL")
+    gen.add_argument("--format", choices=("csv", "json", "markdown"), default="csv")
+    gen.add_argument("--strength", type=_single_strength, default=None, metavar="N",
+                     help="override the model's strength")
+    gen.add_argument("--effort", type=_nonneg, default=None, metavar="N",
+                     help="engine improver effort (0 = quick; default: the model file's or 0)")
+    gen.add_argument("--seed", type=_int, default=None, metavar="N",
+                     help="seed of the improver (default: the model file's or 0)")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (never raises SystemExit)."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    pytest_args: list[str] = []
+    if "--" in args_list:
+        cut = args_list.index("--")
+        args_list, pytest_args = args_list[:cut], args_list[cut + 1 :]
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args, extra = parser.parse_known_args(args_list)
+        if extra:
+            hint = (
+                "; pytest options go after `--`, e.g. pairwise-param report tests -- -k fast"
+                if getattr(args, "command", None) == "report" and any(e.startswith("-") for e in extra)
+                else ""
+            )
+            parser.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
+    except SystemExit as exc:  # --help, --version (0) and argparse errors (2)
+        return int(exc.code) if isinstance(exc.code, int) else ExitCode.USAGE_ERROR
     if args.command is None:
+        if pytest_args:
+            parser.print_usage(sys.stderr)
+            print("pairwise-param: error: `--` needs a command (report)", file=sys.stderr)
+            return ExitCode.USAGE_ERROR
         parser.print_help()
-        return 0
-    return 0
+        return ExitCode.OK
+    if pytest_args and args.command != "report":
+        print(f"pairwise-param {args.command}: error: `--` (pytest arguments) only applies to report",
+              file=sys.stderr)
+        return ExitCode.USAGE_ERROR
+    try:
+        if args.command == "report":
+            return _report(args, pytest_args, sys.stdout, sys.stderr)
+        if args.command == "check":
+            return _check(args, sys.stdout, sys.stderr)
+        return _generate(args, sys.stdout, sys.stderr)
+    except _UsageError as exc:
+        print(f"pairwise-param {args.command}: error: {exc}", file=sys.stderr)
+        return ExitCode.USAGE_ERROR
+    except PairwiseError as exc:
+        print(f"pairwise-param {args.command}: error: {exc}", file=sys.stderr)
+        return ExitCode.USAGE_ERROR
+
+
+# -- report ----------------------------------------------------------------------------------------
+def _check_paths(paths: Sequence[str]) -> None:
+    for p in paths:
+        if p.startswith("-"):
+            raise _UsageError(f"{p!r} looks like a pytest option: put pytest options after `--`")
+        file_part = p.split("::", 1)[0]
+        if not Path(file_part).exists():
+            raise _UsageError(f"{p!r}: file or directory not found")
+
+
+def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: TextIO) -> int:
+    from pairwise_param.cli import render
+
+    if args.print_schema:
+        from pairwise_param.cli.schema import REPORT_SCHEMA
+
+        out.write(json.dumps(REPORT_SCHEMA, indent=2) + "\n")
+        return ExitCode.OK
+    if args.plot_test and not args.plot:
+        raise _UsageError("--plot-test needs --plot FILE")
+    if args.plot:
+        from pairwise_param.plot import SUPPORTED_SUFFIXES
+
+        if Path(args.plot).suffix.lower() not in SUPPORTED_SUFFIXES:
+            raise _UsageError(
+                f"--plot {args.plot!r}: unsupported file type; use one of {', '.join(SUPPORTED_SUFFIXES)}"
+            )
+    option_names = {n.strip() for spec in (args.option_axes or []) for n in spec.split(",") if n.strip()}
+    if args.option_axes is not None and not option_names:
+        raise _UsageError("--option-axes needs at least one name")
+    grouped_names = {n.strip() for spec in args.grouped for n in spec.split(",") if n.strip()}
+    both = sorted(option_names & grouped_names)
+    if both:
+        raise _UsageError(f"{', '.join(both)} given both to --option-axes and --grouped")
+    _check_paths(args.paths)
+
+    from pairwise_param.report import analyze, collect
+
+    show_progress = args.progress if args.progress is not None else _isatty(err)
+    collection = collect(args.paths, pytest_args, progress=err if show_progress else None)
+    code = collection.pytest_exit
+    if code == 4:  # pytest.ExitCode.USAGE_ERROR
+        text = collection.output.strip()
+        raise _UsageError("pytest rejected the arguments" + (f":\n{text}" if text else ""))
+    if code == 3 and not collection.errors:  # pytest.ExitCode.INTERNAL_ERROR
+        err.write(collection.output)
+        err.write("pairwise-param report: error: pytest failed with an internal error (output above)\n")
+        return ExitCode.COLLECTION_ERROR
+
+    def tick(i: int, n: int) -> None:
+        if show_progress and (i == n or i % 10 == 0):
+            err.write(f"\ranalyzing {i}/{n} tests")
+            if i == n:
+                err.write("\n")
+            err.flush()
+
+    limit = args.max_listed or None
+    report = analyze(
+        collection,
+        strengths=args.strength,
+        option_axes=args.option_axes,
+        grouped=args.grouped,
+        list_limit=limit,
+        fail_under=args.fail_under,
+        include_unparametrized=args.include_unparametrized,
+        on_test=tick,
+    )
+    if report.errors:
+        exit_code = ExitCode.COLLECTION_ERROR
+    elif args.fail_under is not None and report.below(args.fail_under):
+        exit_code = ExitCode.COVERAGE_BELOW
+    else:
+        exit_code = ExitCode.OK
+
+    if args.plot:
+        from pairwise_param.plot import plot_coverage
+
+        if args.plot_test:
+            found = report.find(args.plot_test)
+            if not found:
+                names = ", ".join(t.test_id for t in report.tests[:8])
+                raise _UsageError(f"--plot-test {args.plot_test!r} matches no test (tests: {names})")
+            if len(found) > 1:
+                names = ", ".join(t.test_id for t in found[:8])
+                raise _UsageError(f"--plot-test {args.plot_test!r} matches {len(found)} tests: {names}")
+            tables = found[0].tables
+            title = f"{found[0].test_id}: cumulative coverage"
+        else:
+            tables = [tb for t in report.tests for tb in t.tables]
+            title = f"{len(report.tests)} tests: cumulative coverage (option tables in order)"
+        path = plot_coverage(tables, args.strength, args.plot, title=title)
+        err.write(f"pairwise-param report: wrote {path}\n")
+
+    if args.format == "json":
+        out.write(render.render_json(report, show_missing=args.show_missing, exit_code=exit_code))
+    elif args.format == "markdown":
+        out.write(render.render_markdown(report, show_missing=args.show_missing, list_limit=limit))
+    else:
+        out.write(render.render_terminal(report, show_missing=args.show_missing, list_limit=limit))
+    err.write(
+        f"pairwise-param report: {report.collected_items} items collected in {collection.seconds:.1f}s"
+        + (f", {len(report.errors)} collection error(s)" if report.errors else "")
+        + "\n"
+    )
+    return exit_code
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+# -- check -----------------------------------------------------------------------------------------
+def _read_rows(path: str, model: Any) -> list[Any]:
+    from pairwise_param.cli.rows import read_rows
+
+    return read_rows(path, model)
+
+
+def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from pairwise_param import coverage
+    from pairwise_param.cli.render import fmt_percent
+    from pairwise_param.modelfile import load_model
+
+    spec = load_model(args.model)
+    model = spec.model
+    rows = _read_rows(args.rows, model)
+    strengths = args.strength or (model.strength,)
+    res = coverage.measure(model, rows, strengths=strengths)
+    levels = [lv for lv in res.levels if lv.applicable]
+    below = [lv for lv in levels if (lv.percent or 0.0) + 1e-9 < args.fail_under]
+    if model.sub_models and res.overall.percent is not None and res.overall.percent + 1e-9 < args.fail_under:
+        below.append(res.overall)
+    bad = bool(res.violations or res.out_of_model)
+    code = ExitCode.COVERAGE_BELOW if (below or bad) else ExitCode.OK
+    limit = None if args.show_missing and not args.max_listed else args.max_listed
+    if args.format == "json":
+        doc = {"schema": "pairwise-param/check", "schema_version": 1, "exit_code": int(code)}
+        doc.update(res.to_dict(limit=args.max_listed or None))
+        out.write(json.dumps(doc, indent=2) + "\n")
+    else:
+        out.write(f"{args.rows}: {res.rows} rows against {args.model} ({len(model.axes)} axes, "
+                  f"full product {model.full_product})\n")
+        shown_levels = list(levels)
+        if model.sub_models:
+            shown_levels.append(res.overall)
+        for lv in shown_levels:
+            line = f"  {lv.name}: {lv.covered}/{lv.coverable} covered ({fmt_percent(lv.percent, lv.complete)})"
+            if lv.infeasible:
+                line += f", {len(lv.infeasible)} infeasible"
+            out.write(line + "\n")
+            if lv.missing:
+                if args.show_missing:
+                    items = lv.missing if limit is None else lv.missing[:limit]
+                    more = len(lv.missing) - len(items)
+                    out.write("    missing: " + ", ".join(str(c) for c in items)
+                              + (f" (+{more} more)" if more > 0 else "") + "\n")
+                    if lv.infeasible:
+                        inf = lv.infeasible if limit is None else lv.infeasible[:limit]
+                        out.write("    infeasible: " + ", ".join(str(c) for c in inf) + "\n")
+                else:
+                    out.write(f"    {len(lv.missing)} missing; --show-missing lists them\n")
+        out.writelines(f"  VIOLATION {v}\n" for v in res.violations[:20])
+        out.writelines(f"  OUTSIDE MODEL {o}\n" for o in res.out_of_model[:20])
+        if below:
+            out.write(f"FAIL: coverage below {args.fail_under:g}%\n")
+    return code
+
+
+# -- generate --------------------------------------------------------------------------------------
+def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from pairwise_param.cli.rows import write_rows
+    from pairwise_param.modelfile import load_model
+    from pairwise_param.table import build_array
+
+    spec = load_model(args.model, strength=args.strength)
+    effort = args.effort if args.effort is not None else (spec.effort or 0)
+    seed = args.seed if args.seed is not None else (spec.seed or 0)
+    array = build_array(spec.model, effort=effort, seed=seed)
+    out.write(write_rows(array, args.format, effort=effort, seed=seed))
+    model = spec.model
+    red = model.full_product / len(array) if len(array) else float("inf")
+    err.write(
+        f"pairwise-param generate: {len(array)} rows, strength {model.strength}, {len(model.axes)} axes, "
+        f"full product {model.full_product} ({red:.1f}x fewer), method {array.method}, "
+        f"effort {effort}, seed {seed}\n"
+    )
+    if array.infeasible:
+        err.write(f"  infeasible (excluded by constraints): {array.describe_infeasible()}\n")
+    return ExitCode.OK
 
 
 if __name__ == "__main__":  # pragma: no cover

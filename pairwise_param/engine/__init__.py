@@ -58,8 +58,15 @@ class Generated:
 def generate(
     model: IndexModel, options: EngineOptions = EngineOptions(), feasibility: Feasibility | None = None
 ) -> Generated:
-    """Build a covering array for ``model``."""
-    from pairwise_param.engine.construct import build
+    """Build a covering array for ``model``.
+
+    Infeasible tuples are computed first (exactly), then the algebraic
+    shortcuts (unconstrained models without include rows) and the greedy
+    constructions run; the smallest valid result wins and, with ``effort`` > 0,
+    the improver shrinks it further.
+    """
+    from pairwise_param.engine.pipeline import run
 
     feas = feasibility if feasibility is not None else Feasibility(model.sizes, model.exclusions)
-    return build(model, options, feas)
+    rows, infeasible, method = run(model, options.effort, options.seed, feas)
+    return Generated(rows, infeasible, method)

@@ -1,0 +1,140 @@
+"""Shared setup of the kernel suites: device, backend, clean-up, Hypothesis profiles.
+
+Device. With a CUDA/ROCm GPU visible the kernels run there. Without one, this file sets
+``TRITON_INTERPRET=1`` at import time (before any test module imports Triton kernels),
+unless the variable is already set, so the kernels run on the CPU through the Triton
+interpreter. Threads: ``OPENBLAS_NUM_THREADS`` defaults to 1 (unless set) and, on CPU
+runs without ``OMP_NUM_THREADS``, torch uses one intra-op thread: each xdist worker
+then owns one core instead of fighting over all of them (see the comment below).
+
+Options (``pytest kernel_tests --help``, group "kernel tests"):
+
+* ``--kernel-backend={triton,native,all}``: which implementations the ``backend``
+  parameter runs. Default: every backend available here (Triton always; vLLM's native
+  ROCm ops when importable). Naming a backend that is missing does not drop it
+  silently: its cases are reported as skipped, with the requirement as the reason.
+* ``--per-test-cleanup``: release device memory after every test as well (upstream's
+  global clean-up; slow on GPUs). By default it is released once per module by an
+  autouse module-scoped fixture, as upstream's ``skip_global_cleanup`` suites do.
+* ``KERNEL_TESTS_CPU_BUDGET`` (environment): per-case cost budget under the
+  interpreter; see :func:`kernel_tests.skinny_common.skip_if_over_budget`.
+
+Hypothesis profiles: ``kernel-ci`` (derandomized, no deadline; loaded when
+``HYPOTHESIS_PROFILE=ci`` or, without that variable, when ``CI`` is set) and
+``kernel-dev`` (random, no deadline); ``--hypothesis-profile`` overrides either.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+
+# numpy's OpenBLAS only serves the interpreter's tl.dot here; with xdist workers sharing
+# a few cores its thread pool oversubscribes them (measured: one 64x512x256 dot takes
+# 0.35 ms on 1 thread, 11 ms on 2 busy ones). Default it to one thread unless the user
+# chose. Must precede the first numpy import (torch imports numpy).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import torch
+
+if "TRITON_INTERPRET" not in os.environ and not torch.cuda.is_available():
+    os.environ["TRITON_INTERPRET"] = "1"
+if not torch.cuda.is_available() and "OMP_NUM_THREADS" not in os.environ:
+    # CPU run: one intra-op thread per (xdist) process, for the same reason.
+    torch.set_num_threads(1)
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from kernel_tests.ops import platform
+from kernel_tests.ops.backends import BACKEND_NAMES, BackendUnavailable, load_backend
+
+_COMMON = {
+    "deadline": None,
+    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.differing_executors],
+    "print_blob": True,
+}
+# Same effect as tests/conftest.py's ci/dev (so loading one here does not change the
+# library's own tests when both directories run in one session); the fuzz tests set
+# their own max_examples.
+settings.register_profile("kernel-ci", derandomize=True, **_COMMON)
+settings.register_profile("kernel-dev", **_COMMON)
+# HYPOTHESIS_PROFILE=ci|dev (as scripts/test.sh and tests/ use) picks kernel-ci|kernel-dev.
+_profile = os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev")
+settings.load_profile({"ci": "kernel-ci", "dev": "kernel-dev"}.get(_profile, _profile))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("kernel tests")
+    group.addoption("--kernel-backend", choices=(*BACKEND_NAMES, "all"), default=None,
+                    help="kernel implementations to test: triton, native (vLLM ROCm ops) or all; "
+                         "default: every backend available here")
+    group.addoption("--per-test-cleanup", action="store_true", default=False,
+                    help="also release device memory after every test (default: once per module)")
+
+
+# ----------------------------------------------------------------------------- backends
+
+_BACKENDS: dict[str, object] = {}
+
+
+def _backend_or_reason(name: str) -> tuple[object | None, str]:
+    if name not in _BACKENDS:
+        try:
+            _BACKENDS[name] = load_backend(name)
+        except BackendUnavailable as exc:
+            _BACKENDS[name] = str(exc)
+    value = _BACKENDS[name]
+    return (None, value) if isinstance(value, str) else (value, "")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "backend" not in metafunc.fixturenames:
+        return
+    choice = metafunc.config.getoption("kernel_backend")
+    names = BACKEND_NAMES if choice in (None, "all") else (choice,)
+    params = []
+    for name in names:
+        backend, reason = _backend_or_reason(name)
+        if backend is not None:
+            params.append(pytest.param(backend, id=name))
+        elif choice is not None:  # asked for explicitly: show it as skipped, with the reason
+            params.append(pytest.param(None, id=name, marks=pytest.mark.skip(reason=reason)))
+    metafunc.parametrize("backend", params)
+
+
+# ----------------------------------------------------------------------------- device
+
+
+@pytest.fixture(scope="session")
+def device() -> torch.device:
+    """The GPU when one is visible, else the CPU (kernels through the interpreter)."""
+    return platform.device()
+
+
+@pytest.fixture(scope="session")
+def cu_count() -> int:
+    """Compute units passed to the ops (a CPU stand-in under the interpreter)."""
+    return platform.num_compute_units()
+
+
+# ----------------------------------------------------------------------------- clean-up
+
+
+def release_device_memory() -> None:
+    """gc, then return cached blocks to the driver and wait for the device."""
+    gc.collect()
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
+        torch.cuda.empty_cache()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _release_memory_per_module():
+    yield
+    release_device_memory()
+
+
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    if item.config.getoption("per_test_cleanup"):
+        release_device_memory()

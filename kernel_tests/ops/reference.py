@@ -1,0 +1,117 @@
+"""Pure PyTorch references for the kernel suites (imported by tests AND benchmarks).
+
+Each reference computes in fp32 and returns fp32; :func:`assert_close_verbose` compares
+a kernel's output with it (see :func:`mismatch_report` for the rule). Nothing here
+depends on pytest or Triton.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+__all__ = [
+    "FP8_E4M3_MAX",
+    "assert_close_verbose",
+    "linear_ref",
+    "mismatch_report",
+    "quantize_fp8_per_tensor",
+    "scaled_fp8_gemm_ref",
+]
+
+FP8_E4M3_MAX = 448.0
+
+
+def linear_ref(act: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = None) -> torch.Tensor:
+    """``act @ weight.T + bias`` in fp32 (``torch.nn.functional.linear`` on fp32 copies)."""
+    return F.linear(act.float(), weight.float(), None if bias is None else bias.float())
+
+
+def scaled_fp8_gemm_ref(act_fp8: torch.Tensor, weight_fp8: torch.Tensor, scale_a: torch.Tensor,
+                        scale_b: torch.Tensor, bias: torch.Tensor | None = None,
+                        *, rows_per_chunk: int = 4096) -> torch.Tensor:
+    """fp32 emulation of the per-tensor scaled FP8 GEMM:
+    ``(act.float() @ weight.float().T) * (scale_a * scale_b) + bias``.
+
+    FP8 values are exact in fp32 and so are their products; the only rounding is fp32
+    accumulation, as in the kernel. The weight is upcast ``rows_per_chunk`` rows at a
+    time, so a 28688 x 65552 weight never exists in fp32 (7.5 GB) at once."""
+    a = act_fp8.float()
+    out = torch.empty((a.shape[0], weight_fp8.shape[0]), dtype=torch.float32, device=a.device)
+    for i in range(0, weight_fp8.shape[0], rows_per_chunk):
+        out[:, i:i + rows_per_chunk] = a @ weight_fp8[i:i + rows_per_chunk].float().t()
+    out *= scale_a.float().reshape(()) * scale_b.float().reshape(())
+    if bias is not None:
+        out += bias.float()
+    return out
+
+
+def quantize_fp8_per_tensor(x: torch.Tensor, *, inplace: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+    """Dynamic per-tensor FP8 (e4m3fn) quantization: ``scale = amax / 448``,
+    ``q = clamp(x / scale)``; returns ``(q, scale)`` with ``scale`` a 1-element fp32
+    tensor (as upstream's ``ref_dynamic_per_tensor_fp8_quant``). With ``inplace`` an
+    fp32 ``x`` is scaled in place (no full-size temporary)."""
+    x = x.float()
+    amax = torch.linalg.vector_norm(x, ord=float("inf")).clamp(min=1e-12)
+    scale = (amax / FP8_E4M3_MAX).reshape(1)
+    y = x.div_(scale) if inplace else x / scale
+    q = y.clamp_(-FP8_E4M3_MAX, FP8_E4M3_MAX).to(torch.float8_e4m3fn)
+    return q, scale
+
+
+def mismatch_report(actual: torch.Tensor, expected: torch.Tensor, atol: float, rtol: float,
+                    *, limit: int = 8) -> str | None:
+    """None when every element of ``actual`` is within ``atol + rtol * |ref|`` of the
+    reference (NaNs in the same places count as equal); otherwise a readable report:
+    how many elements differ, the worst errors, and the first ``limit`` offenders with
+    their indices.
+
+    ``expected`` is the fp32 reference. When ``actual`` has a lower-precision float
+    dtype, an element also passes if it is within tolerance of the reference *rounded
+    to that dtype* -- the value a reference computing in that dtype (upstream's
+    ``torch.nn.functional.linear`` / ``torch._scaled_mm``) would produce. Both checks
+    use the same atol/rtol. Why both: the kernel's own final rounding can be up to half
+    an ulp from the exact value (3.9e-3 near 1.0 in bf16, above FP8's 1e-3), which the
+    rounded comparison forgives; and two fp32 accumulations in different orders can
+    straddle a rounding midpoint and land one ulp apart after rounding (7.8e-3 above 1.0
+    in bf16, above wvSplitKrc's 5e-3), which the exact comparison forgives.
+    """
+    if actual.shape != expected.shape:
+        return f"shape mismatch: actual {tuple(actual.shape)} vs expected {tuple(expected.shape)}"
+    a = actual.detach().float().cpu()
+    e = expected.detach().float().cpu()
+    diff = (a - e).abs()
+    allowed = atol + rtol * e.abs()
+    both_nan = torch.isnan(a) & torch.isnan(e)
+    bad = ~((diff <= allowed) | both_nan)
+    if actual.dtype.is_floating_point and torch.finfo(actual.dtype).bits < 32 and bool(bad.any()):
+        e_rounded = expected.detach().to(actual.dtype).float().cpu()
+        diff_r = (a - e_rounded).abs()
+        bad &= ~(diff_r <= atol + rtol * e_rounded.abs())
+    n_bad = int(bad.sum())
+    if n_bad == 0:
+        return None
+    rel = diff / e.abs().clamp(min=torch.finfo(torch.float32).tiny)
+    idx = bad.nonzero()[:limit]
+    dtype_name = str(actual.dtype).replace("torch.", "")
+    lines = [
+        (f"{n_bad} of {a.numel()} elements ({100.0 * n_bad / a.numel():.3g}%) differ beyond "
+         f"atol={atol:.3g} + rtol={rtol:.3g}*|expected| (from the fp32 reference and from it rounded to "
+         f"{dtype_name}); max abs err {float(diff[bad].max()):.4g}, max rel err {float(rel[bad].max()):.4g}")
+    ]
+    for i in idx.tolist():
+        t = tuple(i)
+        lines.append(f"  at {t}: actual {float(a[t]):.6g}, expected {float(e[t]):.6g}, "
+                     f"err {float(diff[t]):.3g} (allowed {float(allowed[t]):.3g})")
+    if n_bad > limit:
+        lines.append(f"  ... and {n_bad - limit} more")
+    return "\n".join(lines)
+
+
+def assert_close_verbose(actual: torch.Tensor, expected: torch.Tensor, atol: float, rtol: float,
+                         *, context: str = "") -> None:
+    """``torch.testing.assert_close``-style check whose failure message says how many
+    and which elements differ (see :func:`mismatch_report`)."""
+    report = mismatch_report(actual, expected, atol, rtol)
+    if report is not None:
+        raise AssertionError(f"{context}: {report}" if context else report)

@@ -1,0 +1,178 @@
+"""Rows in and out of files: CSV / JSON / Markdown for ``generate``, CSV /
+JSON for ``check``.
+
+Cells are written as JSON scalars (``true``, ``2``, ``1.5``, ``null``) except
+strings, which are written as they are, so a CSV written by ``generate`` reads
+back in ``check`` unchanged.  When reading a CSV, each cell is matched against
+the values the model has for that column (by JSON spelling, Python spelling or
+label); a cell that matches none is passed on as text and reported by the
+coverage check as a value outside the model.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pairwise_param.errors import InvalidArgument
+from pairwise_param.model import Model, value_label
+from pairwise_param.table import CoveringArray
+
+__all__ = ["cell_text", "read_rows", "write_rows"]
+
+
+def cell_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if value is None or isinstance(value, (bool, int, float)):
+        return json.dumps(value)
+    return value_label(value)
+
+
+def _json_value(value: Any) -> Any:
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, tuple):
+        return [_json_value(v) for v in value]
+    return value_label(value)
+
+
+def write_rows(array: CoveringArray, fmt: str, *, effort: int = 0, seed: int = 0) -> str:
+    model = array.model
+    names = list(model.argnames)
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(names)
+        for row in array:
+            w.writerow([cell_text(row[n]) for n in names])
+        return buf.getvalue()
+    if fmt == "markdown":
+        lines = ["| # | " + " | ".join(names) + " |", "|--:|" + "|".join("---" for _ in names) + "|"]
+        for i, row in enumerate(array, 1):
+            lines.append(f"| {i} | " + " | ".join(cell_text(row[n]).replace("|", "\\|") for n in names) + " |")
+        return "\n".join(lines) + "\n"
+    if fmt == "json":
+        doc = {
+            "schema": "pairwise-param/rows",
+            "schema_version": 1,
+            "model": {
+                "axes": {a.name: [_json_value(v) for v in a.values] for a in model.axes},
+                "strength": model.strength,
+                "constraints": [c.label for c in model.constraints],
+            },
+            "method": array.method,
+            "effort": effort,
+            "seed": seed,
+            "fingerprint": array.fingerprint,
+            "argnames": names,
+            "rows": [{n: _json_value(row[n]) for n in names} for row in array],
+            "infeasible": [{k: _json_value(v) for k, v in d.items()} for d in array.infeasible],
+        }
+        return json.dumps(doc, indent=2) + "\n"
+    raise InvalidArgument(f"unknown format {fmt!r}; use csv, json or markdown")
+
+
+# -- reading --------------------------------------------------------------------------------------
+def _candidates(model: Model) -> dict[str, list[Any]]:
+    """Argument name -> the values the model has for it (components of grouped axes)."""
+    out: dict[str, list[Any]] = {}
+    for axis in model.axes:
+        if axis.grouped:
+            for j, n in enumerate(axis.names):
+                seen: list[Any] = []
+                for v in axis.values:
+                    if not any(type(v[j]) is type(s) and v[j] == s for s in seen):
+                        seen.append(v[j])
+                out[n] = seen
+        else:
+            out[axis.name] = list(axis.values)
+    return out
+
+
+def _match(text: str, pool: list[Any]) -> Any:
+    for spell in (
+        lambda v: v if isinstance(v, str) else None,
+        lambda v: None if isinstance(v, str) else cell_text(v),
+        repr,
+        value_label,
+        str,
+    ):
+        hits = [v for v in pool if spell(v) == text]
+        if len(hits) == 1:
+            return hits[0]
+    stripped = text.strip()
+    if stripped != text:
+        return _match(stripped, pool)
+    return text  # outside the model: measure() reports it
+
+
+def _tuplify(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuplify(v) for v in value)
+    return value
+
+
+def read_rows(path: str | Path, model: Model) -> list[Any]:
+    """Rows from a ``.csv`` or ``.json`` file (by suffix; other suffixes: JSON
+    if it parses, else CSV), as mappings / sequences :func:`measure` accepts."""
+    p = Path(path)
+    where = str(p)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InvalidArgument("rows file not found", where=where) from None
+    except OSError as exc:
+        raise InvalidArgument(f"cannot read rows file: {exc.strerror or exc}", where=where) from None
+    suffix = p.suffix.lower()
+    data: Any = None
+    if suffix != ".csv":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            if suffix == ".json":
+                raise InvalidArgument(
+                    f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", where=where
+                ) from None
+    if data is not None:
+        if isinstance(data, Mapping) and "rows" in data:
+            data = data["rows"]
+        if not isinstance(data, list):
+            raise InvalidArgument(
+                'JSON rows must be a list of objects (argument -> value) or {"rows": [...]}', where=where
+            )
+        rows: list[Any] = []
+        for i, r in enumerate(data):
+            if isinstance(r, Mapping):
+                rows.append({str(k): _tuplify(v) for k, v in r.items()})
+            elif isinstance(r, list):
+                rows.append(tuple(_tuplify(v) for v in r))
+            else:
+                raise InvalidArgument(f"row {i} is {r!r}: rows are objects or lists", where=where)
+        return rows
+    reader = csv.reader(io.StringIO(text))
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise InvalidArgument("the CSV file is empty; it needs a header of argument names", where=where) from None
+    header = [h.strip() for h in header]
+    pools = _candidates(model)
+    unknown = [h for h in header if h not in pools]
+    if unknown:
+        raise InvalidArgument(
+            f"CSV column(s) {', '.join(map(repr, unknown))} are not arguments of the model "
+            f"(arguments: {', '.join(pools)})",
+            where=where,
+        )
+    out = []
+    for lineno, rec in enumerate(reader, start=2):
+        if not rec or all(not c.strip() for c in rec):
+            continue
+        if len(rec) != len(header):
+            raise InvalidArgument(f"line {lineno} has {len(rec)} cells, the header {len(header)}", where=where)
+        out.append({h: _match(c, pools[h]) for h, c in zip(header, rec)})
+    return out

@@ -1,0 +1,120 @@
+"""Readable, unique, stable test ids for the rows of a pairwise table.
+
+A row of ``dtype=torch.bfloat16, padded_a=True, bias_mode=2`` gets the id
+``dtype=bfloat16-padded_a=True-bias_mode=2``: every axis shows its name and a
+short text for its value.  The rules (documented in ``docs/pytest.md``):
+
+* ``torch.dtype`` -> its name without ``torch.`` (``bfloat16``, ``float16``);
+* bools, ints, floats, ``None`` -> ``repr`` (``True``, ``2``, ``1e-05``, ``None``);
+* strings -> the string itself (``''`` for the empty string);
+* enum members -> the member name; functions and classes -> ``__name__``;
+* tuples -> ``(a,b)`` with each element labelled by these rules; frozensets ->
+  ``{a,b}`` with the labels sorted (their repr order depends on the hash seed);
+* anything else -> its ``repr`` when that is short and free of memory
+  addresses, else ``<TypeName>#<position of the value in its axis>``.
+
+A grouped axis ``"n,k,m"`` shows each bound name: ``n=1-k=64-m=128``.
+When two values of one axis would get the same text (``1`` and ``"1"``), each
+of them gets its position appended (``1#0``, ``1#1``), so ids are unique
+without depending on anything but the axis values and their order, hence
+stable across runs, processes and xdist workers.
+
+Per-axis id functions (``@pairwise(..., ids={"dtype": fn})``) replace the
+value text of that axis (the ``name=`` prefix stays); a single callable
+``ids=fn`` is called as ``fn(argname, value)`` for every value and may return
+``None`` to keep the default.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    IdsOption = Mapping[str, Callable[[Any], Any]] | Callable[[str, Any], Any] | None
+
+__all__ = ["axis_segments", "row_ids", "value_id"]
+
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
+_MAX_REPR = 40
+
+
+def value_id(value: Any, position: int = 0) -> str:
+    """The default short text of one value (see the module docstring)."""
+    t = type(value)
+    if t.__module__ == "torch" and t.__name__ == "dtype":
+        return str(value).replace("torch.", "")
+    # (enum members that are ints, IntEnum, are handled below)
+    if (value is None or isinstance(value, (bool, int, float, complex))) and not hasattr(t, "__members__"):
+        return repr(value)
+    if hasattr(value, "name") and hasattr(t, "__members__"):  # enum member
+        return str(value.name)
+    if isinstance(value, str):
+        return value if value else "''"
+    if isinstance(value, bytes):
+        return repr(value)
+    if isinstance(value, tuple):
+        return "(" + ",".join(value_id(v, position) for v in value) + ")"
+    if isinstance(value, frozenset):  # repr order depends on the hash seed: sort
+        return "{" + ",".join(sorted(value_id(v, position) for v in value)) + "}"
+    if isinstance(value, type) or callable(value) and hasattr(value, "__name__"):
+        name = getattr(value, "__name__", None)
+        if isinstance(name, str) and name and name != "<lambda>":
+            return name
+    text = repr(value)
+    if len(text) <= _MAX_REPR and not _ADDRESS.search(text) and "\n" not in text:
+        return text
+    return f"<{t.__name__}>#{position}"
+
+
+def _custom(ids: IdsOption, argname: str, value: Any) -> str | None:
+    if ids is None:
+        return None
+    if callable(ids) and not isinstance(ids, Mapping):
+        out = ids(argname, value)
+    else:
+        fn = ids.get(argname)
+        if fn is None:
+            return None
+        out = fn(value)
+    return None if out is None else str(out)
+
+
+def _label(ids: IdsOption, argname: str, value: Any, position: int) -> str:
+    custom = _custom(ids, argname, value)
+    return custom if custom is not None else value_id(value, position)
+
+
+def axis_segments(names: Sequence[str], values: Sequence[Any], ids: IdsOption = None) -> list[str]:
+    """One id segment per value of an axis, unique within the axis.
+
+    ``names`` are the argument names the axis binds (one for a plain axis,
+    several for a grouped axis whose values are tuples).
+    """
+    segments: list[str] = []
+    for pos, value in enumerate(values):
+        if len(names) == 1:
+            parts = [f"{names[0]}={_label(ids, names[0], value, pos)}"]
+        else:
+            parts = [f"{n}={_label(ids, n, v, pos)}" for n, v in zip(names, value)]
+        segments.append("-".join(parts))
+    counts: dict[str, int] = {}
+    for s in segments:
+        counts[s] = counts.get(s, 0) + 1
+    if any(c > 1 for c in counts.values()):
+        segments = [f"{s}#{pos}" if counts[s] > 1 else s for pos, s in enumerate(segments)]
+    return segments
+
+
+def row_ids(
+    axes: Sequence[tuple[Sequence[str], Sequence[Any]]],
+    index_rows: Sequence[Sequence[int]],
+    ids: IdsOption = None,
+) -> list[str]:
+    """Ids of index rows; ``axes`` is ``[(bound names, values), ...]`` in axis order.
+
+    Distinct rows always get distinct ids (segments are unique per axis).
+    """
+    per_axis = [axis_segments(names, values, ids) for names, values in axes]
+    return ["-".join(per_axis[a][v] for a, v in enumerate(row)) for row in index_rows]

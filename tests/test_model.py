@@ -1,0 +1,282 @@
+"""The model: value kinds, grouped axes, constraints on partial rows, include
+rows, sub-models and the fingerprint."""
+
+from __future__ import annotations
+
+import enum
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from pairwise_param import Model, cover
+from pairwise_param.coverage import measure
+from pairwise_param.model import value_label
+
+
+class FakeDtype:
+    """Stands in for ``torch.dtype``: no ``__name__``, a custom repr, hashable
+    by identity (as torch's dtypes are)."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self._name}"
+
+
+float16, bfloat16, float32 = FakeDtype("float16"), FakeDtype("bfloat16"), FakeDtype("float32")
+
+
+class Mode(enum.Enum):
+    NONE = 0
+    ROW = 1
+    FULL = 2
+
+
+# -- values -------------------------------------------------------------------
+def test_values_keep_the_users_objects_and_order():
+    axes = {
+        "dtype": [float16, bfloat16, float32],
+        "mode": [Mode.FULL, Mode.NONE, Mode.ROW],
+        "opt": [None, 1, "x"],
+        "shape": [(1, 2), (3, 4)],
+    }
+    m = Model(axes)
+    assert m.axes[0].values == (float16, bfloat16, float32)
+    assert m.axes[1].values == (Mode.FULL, Mode.NONE, Mode.ROW)
+    rows = cover(axes)
+    for row in rows:
+        assert any(row["dtype"] is d for d in axes["dtype"])  # the very objects, not copies
+        assert row["mode"] in axes["mode"]
+        assert row["opt"] in axes["opt"]
+        assert type(row["shape"]) is tuple
+    assert measure(rows.model, rows).ok
+
+
+def test_value_labels():
+    assert value_label(Mode.ROW) == "ROW"
+    assert value_label(None) == "None"
+    assert value_label("fp16") == "fp16"
+    assert value_label((1, 2)) == "(1, 2)"
+    assert value_label(float16) == "torch.float16"
+
+
+def test_none_is_a_value():
+    rows = cover({"bias": [None, 0], "x": [1, 2]})
+    assert {r["bias"] for r in rows} == {None, 0}
+
+
+def test_constraint_sees_enum_and_dtype_like_values():
+    def no_fp32_full(dtype, mode):
+        return not (dtype is float32 and mode is Mode.FULL)
+
+    rows = cover(
+        {"dtype": [float16, float32], "mode": list(Mode), "x": [0, 1]}, constraints=[no_fp32_full]
+    )
+    assert all(no_fp32_full(r["dtype"], r["mode"]) for r in rows)
+    assert [{k: value_label(v) for k, v in t.items()} for t in rows.infeasible] == [
+        {"dtype": "torch.float32", "mode": "FULL"}
+    ]
+
+
+def test_single_value_axis():
+    rows = cover({"a": [1], "b": [1, 2]})
+    assert len(rows) == 2
+
+
+# -- grouped axes ----------------------------------------------------------------
+SHAPES = [(1, 8, 16), (4, 16, 16), (8, 8, 64), (16, 32, 32)]
+
+
+def test_grouped_axis_names_and_flattened_rows():
+    m = Model({"n,k,m": SHAPES, "dtype": ["fp16", "bf16"]})
+    assert m.names == ("n,k,m", "dtype")
+    assert m.argnames == ("n", "k", "m", "dtype")
+    assert m.sizes == (4, 2)
+    assert m.axis_index("k") == 0 and m.axis_index("n,k,m") == 0
+    rows = cover({"n,k,m": SHAPES, "dtype": ["fp16", "bf16"]})
+    assert len(rows) == 8
+    assert set(rows[0]) == {"n", "k", "m", "dtype"}
+
+
+def test_grouped_axis_spaces_in_name():
+    m = Model({" n , k ": [(1, 2)], "x": [0]})
+    assert m.names[0] == "n,k" and m.argnames[:2] == ("n", "k")
+
+
+def test_constraints_on_parts_of_a_grouped_axis():
+    def small_n_needs_big_m(n, m):
+        return n > 1 or m >= 16
+
+    def no_big_m_in_fp32(m, dtype):
+        return not (m > 32 and dtype == "fp32")
+
+    axes = {"n,k,m": SHAPES, "dtype": ["fp16", "fp32"], "xnorm": [0, 1]}
+    rows = cover(axes, constraints=[small_n_needs_big_m, no_big_m_in_fp32])
+    for r in rows:
+        assert small_n_needs_big_m(r["n"], r["m"]) and no_big_m_in_fp32(r["m"], r["dtype"])
+    assert {(r["n"], r["k"], r["m"]) for r in rows} == set(SHAPES)
+    assert rows.infeasible == [{"n,k,m": (8, 8, 64), "dtype": "fp32"}]
+    report = measure(rows.model, rows)
+    assert report.ok
+
+
+def test_constraint_on_two_parts_has_one_axis_scope():
+    m = Model({"n,k,m": SHAPES, "x": [0, 1]}, constraints=[lambda n, m: n * m <= 256])
+    assert [e.scope for e in m.exclusions] == [(0,)]
+    assert m.exclusions[0].forbidden == frozenset({(2,), (3,)})
+
+
+def test_include_by_parts_and_by_whole():
+    axes = {"n,k,m": SHAPES, "dtype": ["fp16", "bf16"]}
+    rows = cover(axes, include=[{"n": 8, "k": 8, "m": 64, "dtype": "bf16"}, {"n,k,m": (4, 16, 16)}])
+    assert rows[0] == {"n": 8, "k": 8, "m": 64, "dtype": "bf16"}
+    assert (rows[1]["n"], rows[1]["k"], rows[1]["m"]) == (4, 16, 16)
+
+
+# -- constraints ------------------------------------------------------------------
+def test_constraints_are_tabulated_per_scope_and_merged():
+    m = Model(
+        {"a": [0, 1, 2], "b": [0, 1], "c": [0, 1]},
+        constraints=[lambda a, b: a != 2 or b == 0, lambda b, a: not (a == 0 and b == 1), lambda c: c == 0],
+    )
+    scopes = {e.scope: e.forbidden for e in m.exclusions}
+    assert scopes == {(0, 1): frozenset({(2, 1), (0, 1)}), (2,): frozenset({(1,)})}
+
+
+def test_constraint_with_keyword_only_and_default_params():
+    def pred(a, *, b, scale=2):
+        return a * scale != b
+
+    m = Model({"a": [0, 1], "b": [0, 2]}, constraints=[pred])
+    assert m.exclusions[0].forbidden == frozenset({(0, 0), (1, 1)})
+
+
+def test_constraint_returning_non_bool_is_truthiness():
+    m = Model({"a": [0, 1], "b": [0, 1]}, constraints=[lambda a: a])  # forbids a == 0
+    assert m.exclusions[0].forbidden == frozenset({(0,)})
+
+
+def test_constraint_labels_show_source():
+    m = Model({"dtype": ["fp16", "fp32"], "b": [0, 1]}, constraints=[lambda dtype, b: not (dtype == "fp32" and b)])
+    assert "dtype == \"fp32\"" in m.constraints[0].label
+
+
+# -- sub-models ---------------------------------------------------------------------
+def test_sub_model_interactions():
+    m = Model(
+        {"a": [0, 1], "b": [0, 1], "c": [0, 1], "d": [0, 1]}, sub_models=[(("a", "b", "c"), 3)]
+    )
+    inter = m.index_model.interactions
+    assert (0, 1, 2) in inter
+    assert (0, 1) not in inter  # contained in (0, 1, 2)
+    assert (0, 3) in inter and (2, 3) in inter
+
+
+def test_sub_model_rows_cover_the_triples():
+    axes = {"a": [0, 1, 2], "b": [0, 1], "c": [0, 1, 2], "d": [0, 1]}
+    rows = cover(axes, sub_models=[(("a", "b", "c"), 3)])
+    assert {(r["a"], r["b"], r["c"]) for r in rows} == {(a, b, c) for a in range(3) for b in range(2) for c in range(3)}
+    report = measure(rows.model, rows, strengths=[2, 3])
+    assert report.complete and report.level(2).complete
+    assert report.overall.strength is None and "{a,b,c}@3" in report.overall.name
+
+
+def test_sub_model_by_grouped_part_name():
+    m = Model({"n,k,m": SHAPES, "x": [0, 1], "y": [0, 1]}, sub_models=[(("k", "x", "y"), 3)])
+    assert m.sub_models[0].axes == (0, 1, 2)
+
+
+# -- fingerprint -------------------------------------------------------------------
+def _model_source() -> str:
+    return textwrap.dedent(
+        """
+        import enum
+        from pairwise_param import Model
+
+        class Mode(enum.Enum):
+            A = 1
+            B = 2
+
+        class Obj:
+            def __init__(self, n):
+                self.n = n
+            def __eq__(self, other):
+                return isinstance(other, Obj) and other.n == self.n
+            def __hash__(self):
+                return hash(self.n)
+
+        m = Model(
+            {"s": ["x", "y", "z"], "t": [(1, 2), None, ("a",), frozenset({"p", "q", "r"})], "e": [Mode.B, Mode.A],
+             "o": [Obj(1), Obj(2)], "n,k": [(1, 2), (3, 4)]},
+            constraints=[lambda s, e: not (s == "x" and e is Mode.A)],
+            include=[{"s": "y"}],
+            sub_models=[(("s", "t", "e"), 3)],
+        )
+        print(m.fingerprint())
+        """
+    )
+
+
+def test_fingerprint_is_stable_across_processes_and_hash_seeds():
+    prints = set()
+    for seed in ("0", "1", "4242"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        out = subprocess.run(
+            [sys.executable, "-c", _model_source()], env=env, capture_output=True, text=True, check=True
+        )
+        prints.add(out.stdout.strip())
+    assert len(prints) == 1
+    (fp,) = prints
+    assert len(fp) == 64 and int(fp, 16) >= 0
+
+
+def test_fingerprint_is_a_pure_function_of_the_model():
+    def build():
+        return Model({"a": [1, 2], "b": ["x", "y"]}, constraints=[lambda a, b: not (a == 1 and b == "y")])
+
+    assert build().fingerprint() == build().fingerprint()
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        {"axes": {"a": [1, 2], "b": ["x", "z"]}},  # a different value, same sizes
+        {"axes": {"a": [2, 1], "b": ["x", "y"]}},  # value order
+        {"axes": {"a": [1, 2], "c": ["x", "y"]}},  # axis name
+        {"axes": {"a": [1, 2], "b": ["x", "y"]}, "strength": 1},
+        {"axes": {"a": [1, 2], "b": ["x", "y"]}, "constraints": [lambda a: a == 1]},
+        {"axes": {"a": [1, 2], "b": ["x", "y"]}, "include": [{"a": 2}]},
+        {"axes": {"a": [1, True], "b": ["x", "y"]}},  # 1 vs True
+        {"axes": {"a": [1, 2], "b": ["x", "y"], "c": [0]}},
+    ],
+)
+def test_fingerprint_differs_for_different_models(other):
+    base = Model({"a": [1, 2], "b": ["x", "y"]})
+    axes = other.pop("axes")
+    assert Model(axes, **other).fingerprint() != base.fingerprint()
+
+
+def test_fingerprint_ignores_memory_addresses():
+    class Plain:  # default repr shows id()
+        pass
+
+    a = Model({"o": [Plain()], "x": [0, 1]}).fingerprint()
+    b = Model({"o": [Plain()], "x": [0, 1]}).fingerprint()
+    assert a == b
+
+
+def test_index_model_canonical_is_json():
+    m = Model({"a": [1, 2], "b": ["x", "y"]}, constraints=[lambda a, b: a == 1 or b == "x"], include=[{"b": "y"}])
+    blob = json.dumps(m.index_model.canonical())
+    assert '"include": [[-1, 1]]' in blob
+
+
+def test_repr_and_full_product():
+    m = Model({"dtype": [1, 2, 3], "b": [0, 1]})
+    assert m.full_product == 6
+    assert repr(m) == "Model(dtype[3], b[2], strength=2, constraints=0)"
