@@ -73,6 +73,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="also release device memory after every test (default: once per module)")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    from kernel_tests.skinny_common import cpu_budget
+
+    cpu_budget()  # a malformed KERNEL_TESTS_CPU_BUDGET is a usage error, before any test runs
+
+
 # ----------------------------------------------------------------------------- backends
 
 _BACKENDS: dict[str, object] = {}

@@ -80,3 +80,21 @@ def test_wvsplitkrc_fuzz(backend, device, cu_count, dtype, padded_a, bias_mode, 
 @torch.inference_mode()
 def test_wvsplitk_fp8_fuzz(backend, device, cu_count, dtype, padded_a, padded_b, biased, xnorm, n, k, m):
     check_wvsplitk_fp8(backend, device, cu_count, n, k, m, dtype, padded_a, padded_b, biased, xnorm, seed=0)
+
+
+@pytest.mark.parametrize("op", ["wvSplitK", "wvSplitKrc"])
+@torch.inference_mode()
+def test_split_k_is_deterministic(backend, device, cu_count, op):
+    """Split-K partials are reduced in a fixed order (no atomics): bitwise-equal reruns."""
+    if backend.name != "triton":
+        pytest.skip("determinism is a property of the Triton kernels here; upstream's may use atomics")
+    gen = torch.Generator(device=device).manual_seed(0)
+    n, k, m = (4, 4096, 96) if op == "wvSplitK" else (29, 2048, 80)
+    act = torch.randn((n, k), generator=gen, device=device).to(torch.bfloat16)
+    weight = torch.randn((m, k), generator=gen, device=device).to(torch.bfloat16)
+    if op == "wvSplitK":
+        outs = [backend.wvSplitK(weight, act, cu_count) for _ in range(3)]
+    else:
+        outs = [backend.wvSplitKrc(act, weight, cu_count) for _ in range(3)]
+    for o in outs[1:]:
+        assert torch.equal(o.view(torch.int16), outs[0].view(torch.int16))

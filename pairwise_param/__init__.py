@@ -5,6 +5,7 @@ user guide.
 """
 
 from pairwise_param._version import __version__
+from pairwise_param.coverage import CoverageReport, audit_rows, measure
 from pairwise_param.decorator import PairwiseSpec, pairwise
 from pairwise_param.errors import (
     AxisCollision,
@@ -16,6 +17,7 @@ from pairwise_param.errors import (
     InvalidInclude,
     InvalidModel,
     PairwiseError,
+    RowOutsideModel,
     StrengthError,
     UnhashableValue,
     UnknownAxis,
@@ -27,6 +29,7 @@ from pairwise_param.table import CoveringArray, cover
 __all__ = [
     "Axis",
     "AxisCollision",
+    "CoverageReport",
     "CoveringArray",
     "DuplicateAxis",
     "DuplicateValue",
@@ -38,11 +41,14 @@ __all__ = [
     "Model",
     "PairwiseError",
     "PairwiseSpec",
+    "RowOutsideModel",
     "StrengthError",
     "UnhashableValue",
     "UnknownAxis",
     "UnsatisfiableConstraints",
     "__version__",
+    "audit_rows",
     "cover",
+    "measure",
     "pairwise",
 ]

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -280,7 +280,8 @@ class CoverageReport:
                 continue
             seen.append(lv)
             if not lv.applicable:
-                lines.append(f"{lv.name}: not applicable ({len(self.model.axes)} axes)")
+                n = len(self.model.axes)
+                lines.append(f"{lv.name}: not applicable ({n} ax{'i' if n == 1 else 'e'}s)")
                 continue
             line = f"{lv.name}: {lv.covered}/{lv.coverable} covered ({lv.percent:.1f}%)"
             if lv.infeasible:
@@ -367,8 +368,15 @@ class _View:
             sorted(tuple(sorted(g)) for g in groups if g)
         )
         self.group_of: dict[int, int] = {a: gi for gi, g in enumerate(self.groups) for a in g}
+        self.neighbors: list[frozenset[int]] = [
+            frozenset(b for k in self.by_axis[a] for b in self.rules[k].scope if b != a) for a in range(self.n)
+        ]
         self._allowed: dict[tuple[int, tuple[int, ...]], bool] = {}
         self._memo: dict[tuple[int, tuple[tuple[int, int], ...]], bool] = {}
+        # Valid assignments found so far, per group: (axis, value) -> bitmask of
+        # the witnesses holding it.
+        self._witness_masks: list[dict[tuple[int, int], int]] = [{} for _ in self.groups]
+        self._witness_count: list[int] = [0 for _ in self.groups]
 
     def _bind(self, name: str) -> tuple[int, int | None]:
         if name in self.binding:
@@ -437,43 +445,94 @@ class _View:
     def feasible(self, assignment: Mapping[int, int]) -> bool:
         """Can the assignment (axis -> value index) be completed to a row that
         satisfies every constraint?  Exact: each group of connected constrained
-        axes is searched (memoised per group and restricted assignment)."""
+        axes is searched.  Every solution found is kept as a witness, so later
+        queries that a known valid assignment already contains are answered
+        without a search (most queries, as most tuples are feasible)."""
         for gi, group in enumerate(self.groups):
             part = tuple((a, assignment[a]) for a in group if a in assignment)
             key = (gi, part)
             hit = self._memo.get(key)
             if hit is None:
-                hit = self._search_group(group, dict(part))
+                hit = self._witnessed(gi, part)
+                if not hit:
+                    solution = self._search_group(gi, dict(part))
+                    hit = solution is not None
+                    if solution is not None:
+                        self.add_witness(gi, solution)
                 self._memo[key] = hit
             if not hit:
                 return False
         return True
 
-    def _search_group(self, group: tuple[int, ...], fixed: dict[int, int]) -> bool:
+    def add_witness(self, gi: int, solution: Mapping[int, int]) -> None:
+        """Record a valid assignment of group ``gi`` (every axis of it)."""
+        bit = 1 << self._witness_count[gi]
+        self._witness_count[gi] += 1
+        masks = self._witness_masks[gi]
+        for a in self.groups[gi]:
+            item = (a, solution[a])
+            masks[item] = masks.get(item, 0) | bit
+
+    def witness_rows(self, rows: Iterable[Sequence[int | None]]) -> None:
+        """Record the groups' parts of rows known to break no constraint."""
+        for row in rows:
+            for gi, group in enumerate(self.groups):
+                if all(row[a] is not None for a in group):
+                    self.add_witness(gi, {a: row[a] for a in group})  # type: ignore[misc]
+
+    def _witnessed(self, gi: int, part: tuple[tuple[int, int], ...]) -> bool:
+        if not self._witness_count[gi]:
+            return False
+        masks = self._witness_masks[gi]
+        common = -1
+        for item in part:
+            common &= masks.get(item, 0)
+            if not common:
+                return False
+        return True
+
+    def _search_group(self, gi: int, fixed: dict[int, int]) -> dict[int, int] | None:
         for a, value in fixed.items():
             if not self._ok(a, value, {b: v for b, v in fixed.items() if b != a}):
-                return False
-        return self._backtrack(fixed, [a for a in group if a not in fixed])
+                return None
+        domains: dict[int, list[int]] = {}
+        for a in self.groups[gi]:
+            if a not in fixed:
+                dom = [v for v in range(self.sizes[a]) if self._ok(a, v, fixed)]
+                if not dom:
+                    return None
+                domains[a] = dom
+        return self._backtrack(gi, fixed, domains)
 
-    def _backtrack(self, work: dict[int, int], free: list[int]) -> bool:
-        if not free:
-            return True
-        best_axis, best_dom = -1, None
-        for a in free:
-            dom = [v for v in range(self.sizes[a]) if self._ok(a, v, work)]
-            if not dom:
-                return False
-            if best_dom is None or len(dom) < len(best_dom):
-                best_axis, best_dom = a, dom
-        assert best_dom is not None
-        rest = [a for a in free if a != best_axis]
-        for v in best_dom:
-            work[best_axis] = v
-            found = self._backtrack(work, rest)
-            del work[best_axis]
-            if found:
-                return True
-        return False
+    def _backtrack(self, gi: int, work: dict[int, int], domains: dict[int, list[int]]) -> dict[int, int] | None:
+        """Forward checking: after each assignment only the neighbours' domains
+        are filtered.  Values seen least in earlier witnesses are tried first,
+        so witnesses differ and answer more later queries."""
+        if not domains:
+            return dict(work)
+        axis = min(domains, key=lambda a: (len(domains[a]), a))
+        values = domains[axis]
+        if len(values) > 1:
+            masks = self._witness_masks[gi]
+            values = sorted(values, key=lambda v: masks.get((axis, v), 0).bit_count())
+        near = self.neighbors[axis]
+        for v in values:
+            work[axis] = v
+            pruned: dict[int, list[int]] | None = {}
+            for b, dom in domains.items():
+                if b == axis:
+                    continue
+                if b in near:
+                    dom = [x for x in dom if self._ok(b, x, work)]
+                    if not dom:
+                        pruned = None
+                        break
+                pruned[b] = dom  # type: ignore[index]
+            found = self._backtrack(gi, work, pruned) if pruned is not None else None
+            del work[axis]
+            if found is not None:
+                return found
+        return None
 
     # -- rows ------------------------------------------------------------------
     def read(self, pos: int, row: Any) -> tuple[list[int | None], dict[str, Any], list[OutOfModel]]:
@@ -580,12 +639,14 @@ class _View:
             out[p] = v if j is None else v[j]
         return out
 
-    def combination(self, scope: tuple[int, ...], combo: tuple[int, ...]) -> Combination:
-        return Combination(
-            tuple(self.axes[a].name for a in scope),
-            tuple(self.axes[a].values[v] for a, v in zip(scope, combo)),
-            (scope, combo),
-        )
+    def combinations(
+        self, scope: tuple[int, ...], combos: Iterable[tuple[int, ...]]
+    ) -> Iterator[Combination]:
+        names = tuple(self.axes[a].name for a in scope)
+        values = [self.axes[a].values for a in scope]
+        get = tuple.__getitem__
+        for combo in combos:
+            yield Combination(names, tuple(map(get, values, combo)), (scope, combo))
 
 
 def _is_param_set(row: Any) -> bool:
@@ -709,11 +770,12 @@ class _Scopes:
                 if key not in bad:
                     hist[ri] += 1
             if len(first) - len(bad.intersection(first)) < size - len(bad):
-                for combo in itertools.product(*(range(view.sizes[a]) for a in scope)):
-                    if combo not in first and combo not in bad:
-                        missing.append(view.combination(scope, combo))
-            for combo in sorted(bad):
-                infeasible.append(view.combination(scope, combo))
+                everything = itertools.product(*(range(view.sizes[a]) for a in scope))
+                missing.extend(
+                    view.combinations(scope, (c for c in everything if c not in first and c not in bad))
+                )
+            if bad:
+                infeasible.extend(view.combinations(scope, sorted(bad)))
         cumulative = tuple(itertools.accumulate(hist))
         return LevelCoverage(
             name=name,
@@ -782,6 +844,8 @@ def measure(
         if count_invalid or not broken:
             counted.append(pos)
 
+    broken_rows = {v.row for v in violations}
+    view.witness_rows(index_rows[i] for i in counted if i not in broken_rows)
     shared = _Scopes(view, index_rows, counted)
     n = view.n
     levels: list[LevelCoverage] = []

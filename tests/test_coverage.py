@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import enum
+import inspect
 import itertools
 import json
 import pathlib
@@ -23,7 +24,12 @@ from pairwise_param.coverage import (
     measure,
     model_from_rows,
 )
-from pairwise_param.errors import InvalidArgument, InvalidConstraint, RowOutsideModel
+from pairwise_param.errors import (
+    InvalidArgument,
+    InvalidConstraint,
+    RowOutsideModel,
+    UnsatisfiableConstraints,
+)
 
 AXES = {"a": [0, 1], "b": ["x", "y"], "c": [0, 1, 2]}
 
@@ -433,3 +439,51 @@ def test_core_imports_no_torch_or_numpy():
         "assert not heavy, heavy"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# -- the exact search against brute force ---------------------------------------------
+def _random_small_model(rng: random.Random) -> Model:
+    n = rng.randint(2, 5)
+    axes = {f"x{i}": list(range(rng.randint(1, 3) if i else 3)) for i in range(n)}
+    names = list(axes)
+    constraints = []
+    for _ in range(rng.randint(1, 4)):
+        scope = rng.sample(names, rng.randint(2, min(3, n)))
+        forbidden = {tuple(rng.choice(axes[a]) for a in scope) for _ in range(rng.randint(1, 2))}
+
+        def pred(*, _scope=tuple(scope), _forbidden=frozenset(forbidden), **kw):
+            return tuple(kw[a] for a in _scope) not in _forbidden
+
+        # A signature naming the scope's axes, as a hand-written `def` would.
+        pred.__signature__ = inspect.Signature(
+            [inspect.Parameter(a, inspect.Parameter.KEYWORD_ONLY) for a in scope]
+        )
+        constraints.append(pred)
+    return Model(axes, strength=rng.randint(1, n), constraints=constraints)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_infeasible_tuples_match_brute_force(seed):
+    rng = random.Random(seed)
+    try:
+        m = _random_small_model(rng)
+    except UnsatisfiableConstraints:  # a few draws: nothing to compare
+        return
+    names = [a.name for a in m.axes]
+    valid = [
+        row
+        for row in itertools.product(*(range(len(a.values)) for a in m.axes))
+        if all(c.predicate(**{p: m.axes[names.index(p)].values[row[names.index(p)]] for p in c.params}) for c in m.constraints)
+    ]
+    t = m.strength
+    expected = set()
+    for scope in itertools.combinations(range(len(names)), t):
+        present = {tuple(r[a] for a in scope) for r in valid}
+        for combo in itertools.product(*(range(len(m.axes[a].values)) for a in scope)):
+            if combo not in present:
+                expected.add((scope, combo))
+    r = measure(m, [dict(zip(names, (m.axes[a].values[v] for a, v in enumerate(row)))) for row in valid])
+    assert {c.index for c in r.overall.infeasible} == expected
+    assert r.ok  # the full set of valid rows covers every coverable tuple
+    for row in valid[:5]:
+        assert extendable(m, {names[a]: m.axes[a].values[v] for a, v in enumerate(row) if a % 2 == 0})

@@ -21,7 +21,7 @@ from pairwise_param.model import IndexModel
 __all__ = ["ENGINE_VERSION", "EngineOptions", "Generated", "generate"]
 
 #: Bump whenever the rows produced for some model may change: it keys the cache.
-ENGINE_VERSION = "1"
+ENGINE_VERSION = "2"
 
 #: A t-tuple: (scope of axis indices, value indices), both sorted by axis.
 TupleRef = tuple[tuple[int, ...], tuple[int, ...]]
