@@ -23,7 +23,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import pairwise_param  # noqa: E402
+import pairwise_param
 
 #: (label, sizes, strength, quick target, improver target)
 CONFIGS: list[tuple[str, list[int], int, str, str]] = [

@@ -12,6 +12,7 @@
 # the wall times compare like for like. Each configuration is capped at
 # CONFIG_TIMEOUT seconds (default 200; a capped run is reported as "timeout"), and all
 # of them together at TOTAL_BUDGET seconds (default 540).
+# CONFIGS="full_module full_per_test" runs a subset, in that order.
 # SKIP_INSTALL=1 skips the pip step. Expected total: 5-9 minutes on one H200.
 # See benchmarks/README_gpu.md.
 set -uo pipefail
@@ -81,13 +82,19 @@ EOF
 }
 
 rm -f "$OUT/results.jsonl"
-run_config pairwise_module
-run_config pairwise_per_test --per-test-cleanup
-run_config full_module --pairwise-mode=full
-run_config full_per_test --pairwise-mode=full --per-test-cleanup
-# The other two kernel files (fuzzing, bad inputs), pairwise mode, for completeness.
-SUITE="kernel_tests/test_skinny_gemms_fuzz.py kernel_tests/test_skinny_gemms_errors.py" \
-  run_config extras_fuzz_errors
+# CONFIGS picks and orders the configurations (default: all five).
+for config in ${CONFIGS:-pairwise_module pairwise_per_test full_module full_per_test extras_fuzz_errors}; do
+  case "$config" in
+    pairwise_module) run_config pairwise_module ;;
+    pairwise_per_test) run_config pairwise_per_test --per-test-cleanup ;;
+    full_module) run_config full_module --pairwise-mode=full ;;
+    full_per_test) run_config full_per_test --pairwise-mode=full --per-test-cleanup ;;
+    # The other two kernel files (fuzzing, bad inputs), pairwise mode, for completeness.
+    extras_fuzz_errors) SUITE="kernel_tests/test_skinny_gemms_fuzz.py kernel_tests/test_skinny_gemms_errors.py" \
+      run_config extras_fuzz_errors ;;
+    *) echo "unknown configuration in CONFIGS: $config" >&2; exit 2 ;;
+  esac
+done
 python - "$OUT" "$WORKERS" <<'EOF'
 import json, sys
 out, workers = sys.argv[1:]

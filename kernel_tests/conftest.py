@@ -15,7 +15,9 @@ Options (``pytest kernel_tests --help``, group "kernel tests"):
   silently: its cases are reported as skipped, with the requirement as the reason.
 * ``--per-test-cleanup``: release device memory after every test as well (upstream's
   global clean-up; slow on GPUs). By default it is released once per module by an
-  autouse module-scoped fixture, as upstream's ``skip_global_cleanup`` suites do.
+  autouse module-scoped fixture, as upstream's ``skip_global_cleanup`` suites do,
+  and also after any test that leaves more cached device memory than this worker's
+  share allows (``cache_limit_bytes``; ``KERNEL_TESTS_CACHE_LIMIT_GIB``).
 * ``KERNEL_TESTS_CPU_BUDGET`` (environment): per-case cost budget under the
   interpreter; see :func:`kernel_tests.skinny_common.skip_if_over_budget`.
 
@@ -141,6 +143,31 @@ def _release_memory_per_module():
     release_device_memory()
 
 
+def cache_limit_bytes() -> int:
+    """How much memory this process's caching allocator may keep between tests.
+
+    Module-scoped clean-up lets the allocator keep what a large case reserved; with
+    pytest-xdist workers sharing one GPU, a few workers each holding a 30 GiB cache
+    leave no room for the next 7 GiB FP8 case (seen on the H200 with ``-n 8`` in full
+    mode). So each worker may keep at most half of its share of the device
+    (``KERNEL_TESTS_CACHE_LIMIT_GIB`` overrides); above that its cache is released
+    right after the test, which costs nothing for the many small cases.
+    """
+    env = os.environ.get("KERNEL_TESTS_CACHE_LIMIT_GIB")
+    if env:
+        try:
+            return int(float(env) * 2**30)
+        except ValueError:
+            raise pytest.UsageError(
+                f"KERNEL_TESTS_CACHE_LIMIT_GIB={env!r} is not a number of GiB"
+            ) from None
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
+    total = torch.cuda.get_device_properties(0).total_memory
+    return total // (2 * max(workers, 1))
+
+
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
     if item.config.getoption("per_test_cleanup"):
+        release_device_memory()
+    elif torch.cuda.is_available() and torch.cuda.memory_reserved() > cache_limit_bytes():
         release_device_memory()

@@ -225,20 +225,25 @@ class IndexModel:
 
 
 def _interactions(n: int, strength: int, subs: Sequence[SubModel]) -> tuple[tuple[int, ...], ...]:
-    scopes = set(itertools.combinations(range(n), strength))
+    """Every scope to cover, shortest first; a scope inside a larger one is dropped
+    (covering the larger covers it).
+
+    Only sub-model scopes can be larger than others, and there are few of them, so
+    the subsumed scopes are found by enumerating the subsets of those larger scopes
+    (linear in the number of scopes, which is C(n, t): 161700 for 3^100 at t=3).
+    """
+    lengths = {strength} | {sub.strength for sub in subs}
+    scopes: set[tuple[int, ...]] = set(itertools.combinations(range(n), strength))
     for sub in subs:
         scopes.update(itertools.combinations(sub.axes, sub.strength))
-    # Drop scopes contained in a larger scope: covering the larger covers them.
-    ordered = sorted(scopes, key=lambda s: (-len(s), s))
-    kept: list[tuple[int, ...]] = []
-    kept_sets: list[frozenset[int]] = []
-    for s in ordered:
-        fs = frozenset(s)
-        if any(fs <= k for k in kept_sets if len(k) > len(fs)):
-            continue
-        kept.append(s)
-        kept_sets.append(fs)
-    return tuple(sorted(kept, key=lambda s: (len(s), s)))
+    if len(lengths) > 1:
+        inside: set[tuple[int, ...]] = set()
+        for big in (s for s in scopes if len(s) > min(lengths)):
+            for size in lengths:
+                if size < len(big):
+                    inside.update(itertools.combinations(big, size))
+        scopes -= inside
+    return tuple(sorted(scopes, key=lambda s: (len(s), s)))
 
 
 class Model:

@@ -31,9 +31,11 @@ TupleRef = tuple[tuple[int, ...], tuple[int, ...]]
 class EngineOptions:
     """How hard to work.
 
-    ``effort`` 0 is the quick mode (constructions only); each further level
-    multiplies the improver's iteration budget.  ``seed`` feeds the one local
-    random generator of the improver (the constructions are deterministic).
+    ``effort`` 0 is the quick mode (constructions plus a short, fixed-budget
+    row-elimination polish: well under a second); each further level grants
+    the improver another fixed budget of work units (counted, never timed).
+    ``seed`` feeds the one local random generator of the improver (the
+    constructions are deterministic).
     """
 
     effort: int = 0

@@ -27,7 +27,7 @@ from math import comb
 
 from pairwise_param.engine.gf import field, prime_power
 
-__all__ = ["algebraic", "bush", "binary_pairwise", "binary_rows_needed"]
+__all__ = ["algebraic", "binary_pairwise", "binary_rows_needed", "bush"]
 
 #: Do not build arrays larger than this many rows (the greedy will do better).
 MAX_ROWS = 20_000

@@ -25,7 +25,7 @@ from pairwise_param.constraints import Feasibility
 from pairwise_param.engine.requirements import Requirements
 from pairwise_param.model import IndexModel
 
-__all__ = ["density", "applicable"]
+__all__ = ["applicable", "density"]
 
 
 def applicable(req: Requirements) -> bool:
@@ -77,7 +77,7 @@ def density(
         return gained // 2
 
     for inc in model.include:
-        full = feas.complete(inc) if constrained or None in inc else list(inc)
+        full = feas.complete(inc)  # identity on full rows; completes partial ones
         assert full is not None
         cover_row(list(full))
         rows.append(tuple(full))
@@ -92,11 +92,11 @@ def density(
         if order_seed:
             r2 = random.Random(order_seed)
             # Perturb the order a little: swap neighbours with probability 1/2.
-            for i in range(0, n - 1):
+            for i in range(n - 1):
                 if r2.random() < 0.5:
                     order[i], order[i + 1] = order[i + 1], order[i]
         if first is not None:
-            a0, v0 = first
+            a0 = first[0]
             order.remove(a0)
             order.insert(0, a0)
         for a in order:

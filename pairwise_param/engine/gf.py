@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-__all__ = ["prime_power", "field"]
+__all__ = ["field", "prime_power"]
 
 
 def _is_prime(n: int) -> bool:

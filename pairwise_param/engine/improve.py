@@ -36,21 +36,27 @@ from bisect import bisect_right
 from pairwise_param.constraints import Feasibility
 from pairwise_param.engine.requirements import Requirements
 
-__all__ = ["improve", "remove_redundant", "default_budget", "quick_budget"]
+__all__ = ["default_budget", "improve", "quick_budget", "remove_redundant"]
 
 #: Work units per effort level (about 25-35 s of CPython on the largest
 #: benchmark configurations; small models stop earlier at their lower bound).
 EFFORT_UNIT = 320_000_000
 #: Work units charged per move on top of the counters it reads (the Python
 #: overhead of picking the tuple and the candidate rows).
-MOVE_OVERHEAD = 40
+MOVE_OVERHEAD = 60
 #: Work units of the quick-mode polish (well under a second).
 QUICK_UNITS = 1_200_000
 
 
+#: Per effort level, at most this many work units per required tuple: small
+#: models have small search spaces, and an unreachable row count (below the
+#: optimum) must not cost them the full budget.
+UNITS_PER_TUPLE = 20_000
+
+
 def default_budget(req: Requirements, effort: int) -> int:
     """Work units granted for ``effort`` >= 1."""
-    return effort * EFFORT_UNIT
+    return effort * min(EFFORT_UNIT, UNITS_PER_TUPLE * max(1, req.coverable_count()))
 
 
 def quick_budget(req: Requirements) -> int:
@@ -236,7 +242,6 @@ class _PairState(_State):
     def __init__(self, req: Requirements, rows: list[list[int]]) -> None:
         super().__init__(req, rows)
         sizes = req.sizes
-        n = len(sizes)
         off = []
         total = 0
         for s in sizes:
@@ -373,7 +378,7 @@ def improve(
     sample: int = 1000,
     temp0: float = 0.5,
     cool_every: int = 1000,
-    tenure: int = 5,
+    tenure: int = 2,
     patience: int = 100_000,
 ) -> list[tuple[int, ...]]:
     """A valid array no larger than ``rows`` (same include rows first).
@@ -423,7 +428,7 @@ def improve(
             step += 1
             g = state.missing[rng.randrange(len(state.missing))]
             scope, vals = state.decode(g)
-            if pairs:
+            if isinstance(state, _PairState):
                 # Fast path (pairs): candidates from the holder bitsets, gains
                 # from the one/zero bitsets; see _PairState.
                 (a0, b0), (x0, y0) = scope, vals
@@ -449,7 +454,7 @@ def improve(
                         if tenure and step - changed.get(r * n_axes + c, -tenure) < tenure:
                             continue
                         R = rmask[r]
-                        d = (one[c][row[c]] & R).bit_count() - (zero[c][v] & R).bit_count()
+                        dd = (one[c][row[c]] & R).bit_count() - (zero[c][v] & R).bit_count()
                         if constrained:
                             x = row[c]
                             row[c] = v
@@ -457,9 +462,9 @@ def improve(
                             row[c] = x
                             if bad:
                                 continue
-                        if best_d is None or d < best_d:
-                            best_d, best_r, best_c, ties = d, r, c, 1
-                        elif d == best_d:
+                        if best_d is None or dd < best_d:
+                            best_d, best_r, best_c, ties = dd, r, c, 1
+                        elif dd == best_d:
                             ties += 1
                             if rng.randrange(ties) == 0:
                                 best_r, best_c = r, c
@@ -482,7 +487,8 @@ def improve(
                             break
                     continue
             near = state.near(scope, vals)
-            work += MOVE_OVERHEAD + (len(near) if pairs else len(rows_))
+            # Generic path: a counter read costs about t times a pair one.
+            work += MOVE_OVERHEAD + len(rows_) * len(scope)
             pool: list[int] | range = near if near else range(len(rows_))
             best_d = None
             best_r = -1
@@ -500,7 +506,7 @@ def improve(
                     continue
                 if len(diffs) == 1:
                     a, v = diffs[0]
-                    work += deg[a] if not eval_cost else eval_cost
+                    work += eval_cost if pairs else deg[a] * len(scope)
                     d: int | None = state.delta(r, a, v)
                     if constrained:
                         x = row[a]
@@ -512,7 +518,7 @@ def improve(
                     before = len(state.missing)
                     old = [(a, row[a]) for a, _ in diffs]
                     for a, v in diffs:
-                        work += 2 * deg[a]
+                        work += 2 * deg[a] * len(scope)
                         state.set_cell(r, a, v)
                     d = len(state.missing) - before
                     if constrained and feas.violates(row) is not None:

@@ -29,7 +29,7 @@ from pairwise_param.constraints import Feasibility
 from pairwise_param.engine.requirements import Requirements
 from pairwise_param.model import IndexModel
 
-__all__ = ["ipog", "fill_dont_care"]
+__all__ = ["fill_dont_care", "ipog"]
 
 Row = list[int | None]
 
@@ -87,7 +87,12 @@ def ipog(model: IndexModel, req: Requirements, feas: Feasibility) -> list[tuple[
         pairs = all(len(e[0]) == 1 for e in entries)
         pair_axes = [(e[0][0], e[2]) for e in entries] if pairs else []
 
-        def rowmask(row: Row) -> int:
+        def rowmask(
+            row: Row,
+            pairs: bool = pairs,
+            pair_axes: list[tuple[int, int]] = pair_axes,
+            entries: list[tuple[tuple[int, ...], tuple[int, ...], int]] = entries,
+        ) -> int:
             R = 0
             if pairs:
                 for b, o in pair_axes:
@@ -107,9 +112,9 @@ def ipog(model: IndexModel, req: Requirements, feas: Feasibility) -> list[tuple[
 
         # Rows whose cell at ``a`` is already fixed (include rows).
         for row in rows:
-            v = row[a]
-            if v is not None:
-                M[v] &= ~rowmask(row)
+            fixed_v = row[a]
+            if fixed_v is not None:
+                M[fixed_v] &= ~rowmask(row)
 
         # Horizontal growth: largest (row, value) gain first, lazily.
         masks: dict[int, int] = {}
@@ -126,9 +131,10 @@ def ipog(model: IndexModel, req: Requirements, feas: Feasibility) -> list[tuple[
         heapq.heapify(heap)
         while heap:
             neg, r, v = heapq.heappop(heap)
-            R = masks.get(r)
-            if R is None:
+            got = masks.get(r)
+            if got is None:
                 continue
+            R = got
             g = (R & M[v]).bit_count()
             if g == 0:
                 continue

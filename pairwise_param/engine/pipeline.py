@@ -4,11 +4,14 @@ Kept apart from :mod:`pairwise_param.engine` (which only defines the public
 types and entry point) so each step stays a small, separately testable
 function.
 
-Quick mode (effort 0) = algebraic shortcut when it meets the lower bound,
-else the smaller of the constructions, then redundant-row removal and a short
-annealing polish whose move budget is small and fixed (a pure function of the
-model, like everything else).  Effort >= 1 grants the annealer
-``default_budget(effort)`` moves.
+Quick mode (effort 0) = algebraic shortcut when it meets the lower bound (or
+is the optimal binary construction), else the smallest of the algebraic
+candidate and the constructions, then redundant-row removal and a short
+row-elimination polish whose work budget is small and fixed (a pure function
+of the model, like everything else; well under a second).  Effort >= 1 grants
+the row elimination ``default_budget(effort)`` work units.  Every result that
+did not come straight from a construction is verified by :func:`.verify.valid`
+before it replaces the previous one.
 """
 
 from __future__ import annotations
@@ -53,6 +56,8 @@ def run(
             if len(best) <= lb or method == "binary":
                 return tuple(best), req.infeasible(), method
     rows, how = construct(model, req, feas)
+    if not valid(req, feas, rows):  # pragma: no cover - would be an engine bug
+        raise AssertionError(f"pairwise_param engine: construction {how!r} left a coverable tuple uncovered")
     if best is None or len(rows) < len(best):
         best, method = rows, how
     budget = default_budget(req, effort) if effort > 0 else quick_budget(req)

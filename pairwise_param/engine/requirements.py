@@ -49,7 +49,12 @@ class Requirements:
 
     def index_of(self, si: int, row: list[int | None] | tuple[int, ...]) -> int:
         """Combination index that ``row`` (fully assigned on the scope) covers."""
-        return sum(row[a] * w for a, w in zip(self.scopes[si], self.weights[si]))  # type: ignore[operator]
+        index = 0
+        for a, w in zip(self.scopes[si], self.weights[si]):
+            x = row[a]
+            assert x is not None
+            index += x * w
+        return index
 
     def coverable_count(self) -> int:
         return sum(t - len(b) for t, b in zip(self.totals, self.blocked))
@@ -84,7 +89,7 @@ def requirements(model: IndexModel, feas: Feasibility) -> Requirements:
     scopes = tuple(model.interactions)
     weights = []
     totals = []
-    blocked = []
+    blocked: list[tuple[int, ...]] = []
     constrained_axes = set(feas.component_of) if constrained else set()
     for scope in scopes:
         ws, total = _weights(sizes, scope)
