@@ -167,7 +167,5 @@ def cache_limit_bytes() -> int:
 
 
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    if item.config.getoption("per_test_cleanup"):
-        release_device_memory()
-    elif torch.cuda.is_available() and torch.cuda.memory_reserved() > cache_limit_bytes():
+    if item.config.getoption("per_test_cleanup") or torch.cuda.is_available() and torch.cuda.memory_reserved() > cache_limit_bytes():
         release_device_memory()

@@ -293,16 +293,7 @@ class Feasibility:
         touched = {self.component_of[a] for a, v in enumerate(row) if v is not None and a in self.component_of}
         if not touched:
             touched = set(range(len(self.components)))
-        for c in sorted(touched):
-            comp = self.components[c]
-            key = (c, tuple(-1 if row[a] is None else row[a] for a in comp))
-            hit = self._memo.get(key)
-            if hit is None:
-                hit = self._solve(comp, row)
-                self._memo[key] = hit
-            if not hit:
-                return False
-        return True
+        return all(self.completable_component(c, row) for c in sorted(touched))
 
     def satisfiable(self) -> bool:
         """Is there any valid row at all?"""
@@ -310,6 +301,7 @@ class Feasibility:
         return all(self.completable_component(c, empty) for c in range(len(self.components)))
 
     def completable_component(self, c: int, row: Sequence[int | None]) -> bool:
+        """Can component ``c``'s axes be completed consistently with ``row``? (memoised)"""
         comp = self.components[c]
         key = (c, tuple(-1 if row[a] is None else row[a] for a in comp))
         hit = self._memo.get(key)

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, overload
 
-from pairwise_param.engine import ENGINE_VERSION, EngineOptions, Generated, generate
+from pairwise_param.engine import EngineOptions, Generated, generate
 from pairwise_param.model import Model, RowLike, value_label
 
-__all__ = ["CoveringArray", "cover", "build_array"]
+__all__ = ["CoveringArray", "build_array", "cover"]
 
 
 class CoveringArray(Sequence[dict[str, Any]]):
