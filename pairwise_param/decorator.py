@@ -25,7 +25,9 @@ The decorator attaches exactly ONE mark, ``pytest.mark.pairwise(spec)``, where
 * ``spec.strength`` (``None`` = default 2), ``spec.sub_models``,
   ``spec.constraints``, ``spec.include``, ``spec.mode`` (``None``, ``"cover"``
   or ``"full"``), ``spec.effort``, ``spec.seed``, ``spec.ids``,
-  ``spec.indirect``;
+  ``spec.indirect``; ``spec.value_params``: axis name -> {value position:
+  (marks, id)} for values written ``pytest.param(value, marks=..., id=...)``
+  (``spec.axes`` holds the bare values);
 * ``spec.model(where, strength=None)`` -> the validated
   :class:`~pairwise_param.model.Model` (``where``: the test's nodeid, named in
   every error; ``strength`` overrides the spec's).
@@ -54,7 +56,7 @@ without it); the decorator imports it when applied.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -86,6 +88,11 @@ class PairwiseSpec:
     seed: int = 0
     ids: Any = None
     indirect: bool | tuple[str, ...] = False
+    #: axis name -> {value position: (marks, id)} for values given as ``pytest.param(value,
+    #: marks=..., id=...)``; ``axes`` holds the bare values.
+    value_params: Mapping[str, Mapping[int, tuple[tuple[Any, ...], str | None]]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
 
     @property
     def argnames(self) -> tuple[str, ...]:
@@ -136,6 +143,40 @@ def _freeze_values(values: Any) -> Any:
         return tuple(values)
     except TypeError:
         return values
+
+
+def _unwrap_params(name: str, values: Any) -> tuple[Any, dict[int, tuple[tuple[Any, ...], str | None]]]:
+    """Split ``pytest.param(value, marks=..., id=...)`` entries of an axis into the
+    bare value and its (marks, id).  A grouped axis takes ``pytest.param(1, 64, 128)``
+    (or ``pytest.param((1, 64, 128))``).  Detected by shape (pytest's ParameterSet is a
+    NamedTuple ``values, marks, id``), so pytest is not imported here."""
+    if not isinstance(values, tuple):
+        return values, {}
+    out: list[Any] = []
+    extra: dict[int, tuple[tuple[Any, ...], str | None]] = {}
+    grouped = "," in name
+    for pos, v in enumerate(values):
+        if type(v).__name__ == "ParameterSet" and hasattr(v, "marks") and hasattr(v, "values"):
+            inner = tuple(v.values)
+            if len(inner) == 1 and not (grouped and not isinstance(inner[0], tuple)):
+                value = inner[0]
+            elif grouped:
+                value = inner
+            else:
+                raise InvalidArgument(
+                    f"axis {name!r}: pytest.param{inner!r} gives {len(inner)} values; a value of a "
+                    "single-name axis is pytest.param(value, marks=..., id=...)"
+                )
+            if v.id is not None and grouped:
+                raise InvalidArgument(
+                    f"axis {name!r}: id= of pytest.param is not supported on a grouped axis; use "
+                    "ids={part name: fn} of @pairwise"
+                )
+            out.append(value)
+            extra[pos] = (tuple(v.marks), None if v.id is None else str(v.id))
+        else:
+            out.append(v)
+    return tuple(out), extra
 
 
 def _check_options(
@@ -313,6 +354,11 @@ def pairwise(
                 f"axis {name!r} is given both in the mapping and as a keyword argument; give it once"
             )
         mapping[name] = _freeze_values(values)
+    value_params: dict[str, Any] = {}
+    for name in list(mapping):
+        mapping[name], extra = _unwrap_params(str(name), mapping[name])
+        if extra:
+            value_params[name] = MappingProxyType(extra)
     options = {
         "strength": strength,
         "sub_models": sub_models,
@@ -336,7 +382,9 @@ def pairwise(
                 where=where,
             )
         checked = _check_options(where, mapping, **options)
-        spec = PairwiseSpec(axes=MappingProxyType(dict(mapping)), **checked)
+        spec = PairwiseSpec(
+            axes=MappingProxyType(dict(mapping)), value_params=MappingProxyType(value_params), **checked
+        )
         obj = pytest.mark.pairwise(spec)(obj)
         return pytest.mark.usefixtures(PLUGIN_FIXTURE)(obj)
 

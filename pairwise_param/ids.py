@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     IdsOption = Mapping[str, Callable[[Any], Any]] | Callable[[str, Any], Any] | None
 
-__all__ = ["axis_segments", "row_ids", "value_id"]
+__all__ = ["axis_segments", "row_ids", "value_id", "with_value_ids"]
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
 _MAX_REPR = 40
@@ -99,10 +99,15 @@ def axis_segments(names: Sequence[str], values: Sequence[Any], ids: IdsOption = 
         else:
             parts = [f"{n}={_label(ids, n, v, pos)}" for n, v in zip(names, value)]
         segments.append("-".join(parts))
-    counts: dict[str, int] = {}
-    for s in segments:
-        counts[s] = counts.get(s, 0) + 1
-    if any(c > 1 for c in counts.values()):
+    # Appending the position can itself collide with another value's text (1, "1" and
+    # "1#1" give x=1#0, x=1#1, x=1#1): repeat until unique.  Each pass gives the
+    # colliding segments distinct suffixes, so this ends within len(values) passes.
+    for _ in range(len(segments)):
+        counts: dict[str, int] = {}
+        for s in segments:
+            counts[s] = counts.get(s, 0) + 1
+        if all(c == 1 for c in counts.values()):
+            break
         segments = [f"{s}#{pos}" if counts[s] > 1 else s for pos, s in enumerate(segments)]
     return segments
 
@@ -118,3 +123,24 @@ def row_ids(
     """
     per_axis = [axis_segments(names, values, ids) for names, values in axes]
     return ["-".join(per_axis[a][v] for a, v in enumerate(row)) for row in index_rows]
+
+
+def with_value_ids(ids: IdsOption, model: Any, extra: Sequence[Mapping[int, tuple[Any, str | None]]]) -> IdsOption:
+    """``ids`` extended by the ``id=`` of values given as ``pytest.param(value, id=...)``
+    (``extra[a]``: value position -> (marks, id) for axis ``a`` of ``model``).  Values
+    are matched by identity: the model hands back the very objects it was given."""
+    by_arg: dict[str, list[tuple[Any, str]]] = {}
+    for axis, per_value in zip(model.axes, extra):
+        for pos, (_, text) in per_value.items():
+            if text is not None and len(axis.names) == 1:
+                by_arg.setdefault(axis.names[0], []).append((axis.values[pos], text))
+    if not by_arg:
+        return ids
+
+    def combined(argname: str, value: Any) -> Any:
+        for obj, text in by_arg.get(argname, ()):
+            if obj is value:
+                return text
+        return _custom(ids, argname, value)
+
+    return combined

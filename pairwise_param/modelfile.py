@@ -268,6 +268,25 @@ def _check_known(axis: str, values: Sequence[Any], known: Mapping[str, list[Any]
             raise InvalidConstraint(f"axis {axis!r} has no value {v!r} (values: {shown})", where=where)
 
 
+def _check_comparable(axis: str, key: str, target: Any, known: Mapping[str, list[Any]], where: str) -> None:
+    """An order matcher whose bound compares with none of the axis's values
+    (``{"lt": "x"}`` on numbers) could never match: a typo, not a condition."""
+    pool = known.get(axis)
+    if not pool:
+        return
+    for p in pool:
+        try:
+            _ORDER_OPS[key](p, target)
+        except TypeError:
+            continue
+        return
+    shown = ", ".join(repr(p) for p in pool)
+    raise InvalidConstraint(
+        f"axis {axis!r}: {key} {target!r} compares with none of its values ({shown}), so it could never match",
+        where=where,
+    )
+
+
 def _matcher(axis: str, spec: Any, known: Mapping[str, list[Any]], where: str) -> Matcher:
     if isinstance(spec, Mapping):
         bad = sorted(set(spec) - _MATCHER_KEYS)
@@ -289,6 +308,7 @@ def _matcher(axis: str, spec: Any, known: Mapping[str, list[Any]], where: str) -
                 _check_known(axis, arg, known, where)
                 parts.append(_one_of(arg) if key == "in" else _negate(_one_of(arg)))
             else:
+                _check_comparable(axis, key, arg, known, where)
                 parts.append(_order(_ORDER_OPS[key], arg))
         return _all_of(parts)
     if isinstance(spec, list):

@@ -58,7 +58,7 @@ def plot_coverage(
     series = {t: s for t in strengths if (s := cumulative_series(tables, t)) is not None}
     if not series:
         raise InvalidArgument(
-            f"--plot: nothing to draw for {title}: no option table with at least "
+            f"--plot: nothing to draw ({title}): no option table with at least "
             f"{min(strengths)} axes (strengths {', '.join(map(str, strengths))})"
         )
     Figure = _figure()

@@ -84,7 +84,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="do not read or write covering tables in pytest's cache directory.",
     )
     parser.addini("pairwise_mode", "pairwise-param mode: cover (default) or full", default="")
-    parser.addini("pairwise_strength", "pairwise-param strength t for every table (integer >= 1)", default="")
+    help_strength = "pairwise-param strength t for every table (integer >= 1)"
+    try:
+        # pytest >= 9.1 checks the types of native TOML config ([tool.pytest]), where
+        # `pairwise_strength = 3` is an int: accept it as well as a string
+        parser.addini("pairwise_strength", help_strength, type=int | str, default="")
+    except Exception:  # noqa: BLE001 - older pytest: only the string tags exist (AssertionError, ...)
+        parser.addini("pairwise_strength", help_strength, default="")
+
+
+def _ini_text(config: pytest.Config, name: str) -> str:
+    """The ini value as text; a native TOML ``0`` stays ``"0"`` (an error), never unset."""
+    value = config.getini(name)
+    return "" if value is None else str(value)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -98,8 +110,8 @@ def pytest_configure(config: pytest.Config) -> None:
             flag_mode=config.getoption("pairwise_mode"),
             flag_strength=config.getoption("pairwise_strength"),
             environ=os.environ,
-            ini_mode=str(config.getini("pairwise_mode") or ""),
-            ini_strength=str(config.getini("pairwise_strength") or ""),
+            ini_mode=_ini_text(config, "pairwise_mode"),
+            ini_strength=_ini_text(config, "pairwise_strength"),
         )
     except modes.ModeError as exc:
         raise pytest.UsageError(f"pairwise-param: {exc}") from None
@@ -140,13 +152,29 @@ def _signature_info(metafunc: pytest.Metafunc) -> tuple[list[str], set[str]]:
     return shown, defaults
 
 
+def _given_names(metafunc: pytest.Metafunc) -> set[str]:
+    """Arguments a Hypothesis ``@given`` draws (they vanish from the test's
+    signature, so pytest cannot parametrize them).  No Hypothesis import: the
+    handle ``@given`` attaches is read duck-typed."""
+    import inspect
+
+    inner = getattr(getattr(metafunc.function, "hypothesis", None), "inner_test", None)
+    if inner is None:
+        return set()
+    try:
+        outer = set(inspect.signature(metafunc.function).parameters)
+        return set(inspect.signature(inner).parameters) - outer
+    except (TypeError, ValueError):
+        return set()
+
+
 def _expand(
     metafunc: pytest.Metafunc, marks: list[Any], state: _State
 ) -> list[tuple[list[str], list[Any], Any]]:
     from pairwise_param.cache import TableCache
     from pairwise_param.decorator import PairwiseSpec
     from pairwise_param.errors import AxisCollision, InvalidArgument
-    from pairwise_param.ids import row_ids
+    from pairwise_param.ids import row_ids, with_value_ids
 
     nodeid = metafunc.definition.nodeid
     if state.tables is None:
@@ -180,16 +208,28 @@ def _expand(
                     "give it in one place only (an axis of the table, or a parametrize of its own)",
                     where=nodeid,
                 )
-            if name not in metafunc.fixturenames:
-                indirect = spec.indirect is True or (
-                    not isinstance(spec.indirect, bool) and name in spec.indirect
+            indirect = spec.indirect is True or (not isinstance(spec.indirect, bool) and name in spec.indirect)
+            known = getattr(metafunc, "_arg2fixturedefs", None)
+            if indirect and name in metafunc.fixturenames and isinstance(known, dict) and name not in known:
+                # pytest would only fail at set-up, once per item: "fixture 'x' not found"
+                raise AxisCollision(
+                    f"axis {name!r} of @pairwise is indirect, but there is no fixture {name!r} to receive "
+                    "its values as request.param; define the fixture, or leave the axis out of "
+                    "indirect= to pass its values directly",
+                    where=nodeid,
                 )
+            if name not in metafunc.fixturenames:
                 if name in defaults:
                     why = "has a default value (pytest cannot pass it); remove the default"
                 elif indirect:
                     why = (
                         f"is indirect, but the test uses no fixture {name!r}; request the fixture "
                         "(argument or usefixtures) or drop it from indirect="
+                    )
+                elif name in _given_names(metafunc):
+                    why = (
+                        "is also an argument of @given (Hypothesis draws it, so pytest cannot pass it); "
+                        "give it in one place only: an axis of the table, or a strategy of @given"
                     )
                 else:
                     args = ", ".join(shown) if shown else "none"
@@ -203,14 +243,20 @@ def _expand(
         mode, strength = modes.effective(state.settings, spec.mode, spec.strength, len(spec.axes))
         model = spec.model(nodeid, strength=strength)
         table = state.tables.get(model, mode, spec.effort, spec.seed)
+        # values given as pytest.param(value, marks=..., id=...): model axes are in spec order
+        value_params = getattr(spec, "value_params", None) or {}
+        extra = [value_params.get(name, {}) for name in spec.axes]
         try:
-            ids = row_ids([(a.names, a.values) for a in model.axes], table.rows, spec.ids)
+            ids = row_ids(
+                [(a.names, a.values) for a in model.axes], table.rows, with_value_ids(spec.ids, model, extra)
+            )
         except Exception as exc:  # noqa: BLE001 - a user's id function may raise anything
             raise InvalidArgument(f"an ids= function of @pairwise raised {exc!r}", where=nodeid) from None
         params = []
         for row, rid in zip(table.rows, ids):
             values = model.decode(row)
-            params.append(pytest.param(*(values[n] for n in argnames), id=rid))
+            row_marks = [m for a, v in enumerate(row) if v in extra[a] for m in extra[a][v][0]]
+            params.append(pytest.param(*(values[n] for n in argnames), id=rid, marks=row_marks))
         plans.append((argnames, params, spec.indirect))
         records.append(
             _Record(
@@ -240,7 +286,11 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     except PairwiseError as exc:
         message = f"pairwise-param: {exc}"
     if message is not None:
-        pytest.fail(message, pytrace=False)
+        # A CollectError's report is the message itself (a string), not a
+        # traceback object: pytest prints exactly our text, and pytest-xdist,
+        # which de-duplicates collection errors by their report, shows it once
+        # instead of once per worker (pytest.fail(pytrace=False) gave N copies).
+        raise pytest.Collector.CollectError(message)
     for argnames, params, indirect in plans:
         metafunc.parametrize(argnames, params, indirect=indirect)
 

@@ -45,6 +45,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from pairwise_param.cache import feasible_count
 from pairwise_param.errors import PairwiseError
 from pairwise_param.model import Model, value_label
 
@@ -216,6 +217,18 @@ class _Collector:
         for item in session.items:
             self._record(item)
         self.progress.done()
+        pm = session.config.pluginmanager
+        if any(specs for _, specs in self.marks.values()) and not pm.has_plugin("pairwise_param"):
+            # without the plugin the marks are never expanded: every @pairwise test would be
+            # counted as one unparametrized item with 0% coverage, a silent wrong report
+            self.errors.append(
+                CollectionError(
+                    "<session>",
+                    "the pairwise-param pytest plugin is not loaded (-p no:pairwise_param?), so no "
+                    "@pairwise table was expanded and their numbers are meaningless; remove "
+                    "-p no:pairwise_param",
+                )
+            )
 
     def _record(self, item: Any) -> None:
         nodeid = item.nodeid
@@ -689,9 +702,11 @@ def _analyze_group(
         rows = _project(g.items, argnames)
         coverage, violating, outside, overall = measure_table(model, rows, strengths, list_limit=list_limit)
         idx = len(tables)
+        # the full product a @pairwise table stands for is what full mode runs: the rows
+        # no constraint forbids (the plugin's summary line counts the same)
         tables.append(
             TableReport(
-                "pairwise", model.names, model.sizes, model.full_product, len(rows), violating, coverage,
+                "pairwise", model.names, model.sizes, feasible_count(model), len(rows), violating, coverage,
                 outside, overall, model,
             )
         )

@@ -142,6 +142,13 @@ def test_check_fail_under(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         ('{"axes": {"a": [1, 2], "b": [1]}, "constraints": [{"never": {"a": 3}}]}', ".json", "axis 'a' has no value 3"),
         ('{"axes": {"a": [1, 2], "b": [1]}, "constraints": [{"never": {"c": 1}}]}', ".json", "unknown axis 'c'"),
         ('{"axes": {"a": [1, 2]}, "strength": 2}', ".json", "strength=2 is out of range"),
+        # an order bound comparable with none of the axis's values could never match: before,
+        # it silently matched nothing, so this "then" forbade every row with a=1
+        (
+            '{"axes": {"a": [1, 2], "b": [1.5, 2]}, "constraints": [{"if": {"a": 1}, "then": {"b": {"lt": "x"}}}]}',
+            ".json",
+            "axis 'b': lt 'x' compares with none of its values (1.5, 2), so it could never match",
+        ),
     ],
 )
 def test_bad_model_files_are_usage_errors(
@@ -215,3 +222,29 @@ def test_examples_model_files(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == ExitCode.OK and json.loads(out)["rows"][0] == {
         "dtype": "bf16", "bias_mode": 2, "xnorm": True, "n": 1, "k": 64, "m": 64,
     } or json.loads(out)["rows"][0]["dtype"] == "bf16"
+
+
+def test_order_matcher_on_mixed_axis_still_skips_incomparable_values(tmp_path: Path) -> None:
+    # "auto" < 4 is not comparable: that value simply does not match (no error), as documented
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({
+        "axes": {"n": [1, "auto", 8], "b": [0, 1]},
+        "constraints": [{"if": {"n": {"lt": 4}}, "then": {"b": 0}}],
+    }))
+    model = load_model(str(path)).model
+    assert model.feasibility.violates((0, 1)) is not None  # n=1, b=1 forbidden
+    assert model.feasibility.violates((1, 1)) is None  # n="auto", b=1 allowed
+
+
+def test_check_names_the_rows_file_when_a_row_is_malformed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model = tmp_path / "m.json"
+    model.write_text('{"axes": {"a": [1, 2], "b": [1, 2], "c": [1, 2]}}')
+    rows = tmp_path / "rows.json"
+    rows.write_text("[[1, 2]]")
+    code, out, err = run(capsys, "check", str(model), str(rows))
+    assert code == ExitCode.USAGE_ERROR and out == ""
+    # the error is in the rows file, not in the model file (it said "in m.json: row 0 ...")
+    assert f"in {rows}: row 0 has 2 values" in err
+    assert f"in {model}" not in err

@@ -89,3 +89,14 @@ def test_nothing_to_plot_is_a_usage_error(pytester: pytest.Pytester, capsys: pyt
     )
     assert main(["report", "--plot", "x.png"]) == ExitCode.USAGE_ERROR
     assert "nothing to draw" in capsys.readouterr().err
+
+
+def test_nothing_to_plot_names_the_collection_errors(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a suite whose only file fails to import: the plot error hid the import error
+    pytester.makepyfile(test_broken="import no_such_module_for_plot\n")
+    assert main(["report", "--plot", "x.png"]) == ExitCode.USAGE_ERROR
+    err = capsys.readouterr().err
+    assert "nothing to draw" in err
+    assert "1 file(s) failed to collect, first test_broken.py: ModuleNotFoundError" in err

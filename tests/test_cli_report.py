@@ -192,7 +192,9 @@ def test_known_missing_pair_in_handwritten_list(
 
 def test_pairwise_test_with_constraint(pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]) -> None:
     # 3 x 3 x 2 options; {dtype=c, bias=2} is forbidden: 2-way total 9+6+6 = 21, coverable 20,
-    # 1 infeasible; x 2 shapes (grouped) -> full product 18 * 2 = 36.
+    # 1 infeasible; the full product is what full mode runs: 18 - 2 forbidden rows
+    # ({c, 2, False}, {c, 2, True}) = 16 option rows, x 2 shapes (grouped) -> 32, the same
+    # number the plugin's summary line gives ("stand for").
     pytester.makepyfile(
         test_pw="""
         import pytest
@@ -208,14 +210,20 @@ def test_pairwise_test_with_constraint(pytester: pytest.Pytester, capsys: pytest
     code, doc = report_json(capsys, "--show-missing", "--strength", "2")
     assert code == ExitCode.OK
     [test] = doc["tests"]
-    assert test["pairwise"] and test["full_product"] == 36
+    assert test["pairwise"] and test["full_product"] == 32
     [table] = test["tables"]
+    assert table["full_product"] == 16 and table["sizes"] == [3, 3, 2]
     assert table["source"] == "pairwise" and table["axes"] == ["dtype", "bias", "xnorm"]
     assert test["collected"] == table["rows"] * 2
     two = cov(test, 0, 2)
     assert (two["covered"], two["coverable"], two["infeasible"], two["percent"]) == (20, 20, 1, 100.0)
     assert two["infeasible_tuples"] == [{"dtype": "c", "bias": "2"}]
     assert table["violating_rows"] == 0
+    # in full mode nothing is reduced: FULL == COLLECTED, 1.0x (it was 36 -> 32, "1.1x")
+    code, doc = report_json(capsys, "--strength", "2", "--", "--pairwise-mode=full")
+    [test] = doc["tests"]
+    assert (test["full_product"], test["collected"], test["reduction"]) == (32, 32, 1.0)
+    assert doc["totals"]["reduction"] == 1.0
 
 
 def test_classes_fixture_params_and_grouping(pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]) -> None:
@@ -426,6 +434,26 @@ def test_usage_errors(
     assert out == ""
 
 
+def test_rejected_k_expression_shows_pytest_message_only(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # pytest rejects a -k expression after collecting: the error used to come after the
+    # whole collection listing and the plugin's summary line
+    pytester.makepyfile(
+        test_pw="""
+        from pairwise_param import pairwise
+
+        @pairwise(dtype=["a", "b"], bias=[0, 1])
+        def test_k(dtype, bias):
+            pass
+        """
+    )
+    code, out, err = run(capsys, "report", "--", "-k", "dtype=a")
+    assert code == ExitCode.USAGE_ERROR and out == ""
+    assert "pytest rejected the arguments:\nERROR: Wrong expression passed to '-k'" in err
+    assert "pairwise-param: 4 items" not in err and "test_pw.py" not in err
+
+
 def test_collection_errors_name_the_file(pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]) -> None:
     pytester.makepyfile(
         test_good=AUDIT,
@@ -562,3 +590,57 @@ def test_pairwise_sub_model_promise_is_reported(pytester: pytest.Pytester, capsy
     assert (mc["covered"], mc["coverable"], mc["complete"]) == (32, 32, True)
     code, out, _ = run(capsys, "report", "--strength", "2", "--show-missing")
     assert "the model's own interactions (t=2 + {a,b,c}@3): 32 of 32 covered (100%)" in out
+
+
+def test_plot_test_ambiguous_name_says_how_many_are_not_listed(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    pytest.importorskip("matplotlib")
+    body = "".join(
+        f"@pytest.mark.parametrize('a', [1, 2])\ndef test_kern{i}(a):\n    pass\n\n" for i in range(10)
+    )
+    pytester.makepyfile(test_many="import pytest\n\n" + body)
+    code, _, err = run(capsys, "report", "--plot", str(tmp_path / "c.png"), "--plot-test", "kern")
+    assert code == ExitCode.USAGE_ERROR
+    assert "matches 10 tests:" in err
+    assert "test_many.py::test_kern7, ... (+2 more)" in err  # 8 listed; it said nothing of the other 2
+    code, _, err = run(capsys, "report", "--plot", str(tmp_path / "c.png"), "--plot-test", "nosuch")
+    assert code == ExitCode.USAGE_ERROR and "matches no test" in err and "(+2 more)" in err
+
+
+def test_closed_stdout_is_not_a_traceback(tmp_path: Any) -> None:
+    # `pairwise-param generate model | head -1`: a BrokenPipeError traceback before
+    model = tmp_path / "m.json"
+    # > 64 KiB of output, more than a pipe buffer holds
+    model.write_text(json.dumps({"axes": {f"axis_number_{i}": list(range(8)) for i in range(30)}}))
+    code = (
+        "import subprocess, sys\n"
+        f"p = subprocess.Popen([sys.executable, '-m', 'pairwise_param.cli', 'generate', {str(model)!r}, '--format', 'json'],"
+        " stdout=subprocess.PIPE, stderr=subprocess.PIPE)\n"
+        "p.stdout.close()\n"  # closed before anything is written: the write must hit EPIPE
+        "err = p.stderr.read().decode(); rc = p.wait()\n"
+        "assert 'Traceback' not in err and 'BrokenPipeError' not in err, err\n"
+        "assert rc == 0, rc\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_disabled_plugin_is_an_error_not_a_silent_zero(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # with -p no:pairwise_param the tables were not expanded and the report showed
+    # "4 -> 1, 2-way 0.0%" with exit 0
+    pytester.makepyfile(
+        test_pw="""
+        from pairwise_param import pairwise
+
+        @pairwise(dtype=["a", "b"], bias=[0, 1])
+        def test_k(dtype, bias):
+            pass
+        """
+    )
+    code, out, _ = run(capsys, "report", "--", "-p", "no:pairwise_param")
+    assert code == ExitCode.COLLECTION_ERROR
+    assert "the pairwise-param pytest plugin is not loaded" in out
+    code, _, _ = run(capsys, "report")
+    assert code == ExitCode.OK

@@ -117,3 +117,26 @@ def test_pairwise_composes_with_given(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest()
     result.assert_outcomes(passed=7)
     result.stdout.fnmatch_lines(["pairwise-param: 6 items from 1 table stand for 24 full-product items*"])
+
+
+@pytest.mark.parametrize("pairwise_above", [True, False])
+def test_axis_also_drawn_by_given_is_named_as_such(pytester: pytest.Pytester, pairwise_above: bool) -> None:
+    # it said "axis 'dtype' is not an argument of the test ... add 'dtype' to the signature",
+    # although 'dtype' is in the signature: @given draws it and hides it from pytest
+    deco = [
+        "@pairwise(dtype=['a', 'b'], bias=[0, 1])",
+        "@given(dtype=st.sampled_from(['a', 'b']), m=st.integers(1, 4))",
+    ]
+    if not pairwise_above:
+        deco.reverse()
+    pytester.makepyfile(
+        test_clash="from hypothesis import given, strategies as st\n"
+        "from pairwise_param import pairwise\n\n" + "\n".join(deco) + "\n"
+        "def test_c(dtype, bias, m):\n    pass\n"
+    )
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(
+        ["*in test_clash.py::test_c: axis 'dtype' of @pairwise is also an argument of @given*"]
+    )
+    assert "add 'dtype' to the signature" not in result.stdout.str()

@@ -296,6 +296,15 @@ def test_constraints_include_and_infeasible_listing(pytester: pytest.Pytester) -
             "@pairwise(a=[1, 2], b=[1, 2], include=[{'a': 7}])\ndef test_e(a, b):\n    pass",
             "*in test_err.py::test_e: include row #0: axis 'a' has no value 7*",
         ),
+        (
+            # indirect=True on an axis that has no fixture: pytest alone only fails at set-up,
+            # once per item ("fixture 'b' not found"); we say it once, at collection
+            (
+                "@pytest.fixture\ndef a(request):\n    return request.param\n\n"
+                "@pairwise(a=[1, 2], b=[1, 2], indirect=True)\ndef test_e(a, b):\n    pass"
+            ),
+            "*in test_err.py::test_e: axis 'b' of @pairwise is indirect, but there is no fixture 'b'*",
+        ),
     ],
     ids=[
         "unknown-arg",
@@ -306,6 +315,7 @@ def test_constraints_include_and_infeasible_listing(pytester: pytest.Pytester) -
         "strength",
         "default",
         "include",
+        "indirect-no-fixture",
     ],
 )
 def test_collection_errors_name_the_test(pytester: pytest.Pytester, source: str, expected: str) -> None:
@@ -475,3 +485,44 @@ def test_failing_ids_function_and_unused_indirect(pytester: pytest.Pytester) -> 
     )
     result = pytester.runpytest()
     result.stdout.fnmatch_lines(["*axis 'b' of @pairwise is indirect, but the test uses no fixture 'b'*"])
+
+
+def test_axis_values_given_as_pytest_param_keep_their_marks_and_ids(pytester: pytest.Pytester) -> None:
+    # pytest.param in an axis was rejected as "value ... is unhashable (ParameterSet)";
+    # kernel suites mark values (skipif no fp8, xfail on a backend) exactly like this
+    pytester.makepyfile(
+        test_pp="""
+        import pytest
+        from pairwise_param import pairwise
+
+        @pairwise(dtype=["a", pytest.param("b", marks=pytest.mark.skip(reason="no b"), id="B")],
+                  bias=[0, 1], ids={"bias": lambda v: f"bias{v}"})
+        def test_pp(dtype, bias):
+            assert dtype == "a"
+
+        @pairwise({"n,k": [(1, 2), pytest.param(3, 4, marks=pytest.mark.xfail(strict=True))]}, x=[0, 1])
+        def test_grouped(n, k, x):
+            assert n == 1
+        """
+    )
+    result = pytester.runpytest("-v", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=4, skipped=2, xfailed=2)
+    out = result.stdout.str()
+    assert "test_pp[dtype=B-bias=bias0] SKIPPED" in out and "test_pp[dtype=a-bias=bias1] PASSED" in out
+    assert "test_grouped[n=3-k=4-x=0] XFAIL" in out
+
+
+def test_pytest_param_in_axis_bad_shapes_are_clear_errors(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        test_bad="""
+        import pytest
+        from pairwise_param import pairwise
+
+        @pairwise(dtype=[pytest.param("a", "b")], bias=[0, 1])
+        def test_pp(dtype, bias):
+            pass
+        """
+    )
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*axis 'dtype': pytest.param('a', 'b') gives 2 values*"])

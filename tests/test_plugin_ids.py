@@ -101,3 +101,28 @@ def test_ids_stable_across_hash_seeds() -> None:
     }
     # frozenset repr order may vary with the hash seed: such values must not leak into ids unstably
     assert len(outs) == 1, outs
+
+
+def test_disambiguation_suffix_cannot_collide_with_another_value() -> None:
+    # 1 and "1" both read "1" and get their positions; "1#1" then read the same as the
+    # second one (x=1#0, x=1#1, x=1#1): strict_parametrization_ids rejected the table
+    segs = axis_segments(["x"], [1, "1", "1#1"])
+    assert len(set(segs)) == 3
+    assert segs[0] == "x=1#0"
+    segs = axis_segments(["x"], ["", "''", 2])
+    assert len(set(segs)) == 3 and segs[2] == "x=2"
+
+
+def test_disambiguated_ids_pass_strict_parametrization_ids(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        test_ids="""
+        from pairwise_param import pairwise
+
+        @pairwise(x=[1, "1", "1#1"])
+        def test_a(x):
+            pass
+        """
+    )
+    result = pytester.runpytest("-o", "strict_parametrization_ids=true", "-p", "no:cacheprovider")
+    assert result.ret == 0, result.stdout.str()
+    result.assert_outcomes(passed=3)

@@ -132,6 +132,25 @@ def test_mode_values_are_case_insensitive_and_blank_is_unset(
     assert count(result, "test_cover") == 24
 
 
+def _native_toml_supported() -> bool:
+    return tuple(int(p) for p in pytest.__version__.split(".")[:2]) >= (9, 0)
+
+
+@pytest.mark.skipif(not _native_toml_supported(), reason="native [tool.pytest] TOML config is pytest >= 9")
+def test_native_toml_int_strength(suite: pytest.Pytester) -> None:
+    # `pairwise_strength = 3` in [tool.pytest] is a TOML int: pytest refused it ("expects a
+    # string, got int"), and a TOML 0 was taken as unset instead of an error
+    suite.makepyprojecttoml("[tool.pytest]\npairwise_strength = 3\n")
+    result = suite.runpytest("--collect-only", "-q")
+    assert result.ret == 0, result.stderr.str()
+    assert count(result, "test_cover") > 6  # raised from t=2 (6 rows) to t=3
+    result.stdout.fnmatch_lines(["pairwise-param: * t=2..3*"])
+    suite.makepyprojecttoml("[tool.pytest]\npairwise_strength = 0\n")
+    result = suite.runpytest("--collect-only", "-q")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: pairwise-param: pairwise_strength (ini)='0' is out of range*"])
+
+
 # -- pure logic ----------------------------------------------------------------------
 def test_resolve_unit() -> None:
     s = modes.resolve(environ={})

@@ -58,3 +58,23 @@ def test_xdist_workers_collect_identically(
     assert "Different tests were collected" not in result.stdout.str()
     # the controller reports the summary although only workers collected
     result.stdout.fnmatch_lines([f"pairwise-param: {len(expected)} items from 2 tables stand for *"])
+
+
+def test_xdist_collection_error_reported_once(pytester: pytest.Pytester) -> None:
+    """A model error is one collection error, not one per worker (xdist de-duplicates
+    collection errors by their report, which must therefore be our plain message)."""
+    pytester.makepyfile(
+        test_bad="""
+        from pairwise_param import pairwise
+
+        @pairwise(dtype=["a", "b"], bias=[0, 1], strength=3)
+        def test_s(dtype, bias):
+            pass
+        """
+    )
+    result = pytester.runpytest_subprocess("-n", "2", "-p", "no:cacheprovider")
+    out = result.stdout.str()
+    assert out.count("ERROR collecting test_bad.py") == 1, out
+    assert out.count("so strength must be 1..2") == 1, out
+    result.stdout.fnmatch_lines(["*= 1 error in *"])
+    assert "2 errors" not in out

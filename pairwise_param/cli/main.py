@@ -11,6 +11,7 @@ codes are :class:`ExitCode`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Sequence
@@ -97,6 +98,12 @@ def _single_strength(text: str) -> int:
     if len(value) != 1:
         raise argparse.ArgumentTypeError(f"{text!r}: give one strength, e.g. --strength 2")
     return value[0]
+
+
+def _listing(names: Sequence[str], limit: int = 8) -> str:
+    """The first ``limit`` names, and how many more were left out."""
+    more = len(names) - limit
+    return ", ".join(names[:limit]) + (f", ... (+{more} more)" if more > 0 else "")
 
 
 # -- the parser ------------------------------------------------------------------------------------
@@ -230,6 +237,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "check":
             return _check(args, sys.stdout, sys.stderr)
         return _generate(args, sys.stdout, sys.stderr)
+    except BrokenPipeError:
+        # stdout closed early (`pairwise-param generate m.toml | head`): not an error of
+        # ours; silence the interpreter's own flush of stdout at exit as well
+        import os
+
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return ExitCode.OK
     except _UsageError as exc:
         print(f"pairwise-param {args.command}: error: {exc}", file=sys.stderr)
         return ExitCode.USAGE_ERROR
@@ -280,7 +296,11 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
     collection = collect(args.paths, pytest_args, progress=err if show_progress else None)
     code = collection.pytest_exit
     if code == 4:  # pytest.ExitCode.USAGE_ERROR
-        text = collection.output.strip()
+        # pytest's message starts at "ERROR:"; a -k/-m expression is rejected only after
+        # collection, so what precedes it is the collection listing and our summary: noise
+        lines = collection.output.strip().splitlines()
+        first = next((i for i, line in enumerate(lines) if line.startswith("ERROR:")), 0)
+        text = "\n".join(lines[first:])
         raise _UsageError("pytest rejected the arguments" + (f":\n{text}" if text else ""))
     if code == 3 and not collection.errors:  # pytest.ExitCode.INTERNAL_ERROR
         err.write(collection.output)
@@ -318,17 +338,27 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
         if args.plot_test:
             found = report.find(args.plot_test)
             if not found:
-                names = ", ".join(t.test_id for t in report.tests[:8])
+                names = _listing([t.test_id for t in report.tests])
                 raise _UsageError(f"--plot-test {args.plot_test!r} matches no test (tests: {names})")
             if len(found) > 1:
-                names = ", ".join(t.test_id for t in found[:8])
+                names = _listing([t.test_id for t in found])
                 raise _UsageError(f"--plot-test {args.plot_test!r} matches {len(found)} tests: {names}")
             tables = found[0].tables
             title = f"{found[0].test_id}: cumulative coverage"
         else:
             tables = [tb for t in report.tests for tb in t.tables]
             title = f"{len(report.tests)} tests: cumulative coverage (option tables in order)"
-        path = plot_coverage(tables, args.strength, args.plot, title=title)
+        try:
+            path = plot_coverage(tables, args.strength, args.plot, title=title)
+        except PairwiseError as exc:
+            if not report.errors:
+                raise
+            # the suite's collection errors are the likely cause: say so rather than hide them
+            broken = report.errors[0]
+            raise _UsageError(
+                f"{exc.detail}; {len(report.errors)} file(s) failed to collect, first "
+                f"{broken.where}: {broken.message}"
+            ) from None
         err.write(f"pairwise-param report: wrote {path}\n")
 
     if args.format == "json":
@@ -368,7 +398,10 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     model = spec.model
     rows = _read_rows(args.rows, model)
     strengths = args.strength or (model.strength,)
-    res = coverage.measure(model, rows, strengths=strengths)
+    try:
+        res = coverage.measure(model, rows, strengths=strengths)
+    except PairwiseError as exc:  # the model is valid (loaded above): the problem is in ROWS
+        raise type(exc)(exc.detail, where=args.rows) from None
     levels = [lv for lv in res.levels if lv.applicable]
     below = [lv for lv in levels if (lv.percent or 0.0) + 1e-9 < args.fail_under]
     if model.sub_models and res.overall.percent is not None and res.overall.percent + 1e-9 < args.fail_under:
