@@ -84,17 +84,23 @@ def _load_toml(text: str, where: str) -> Any:
         raise InvalidModel(f"not valid TOML: {exc}", where=where) from None
 
 
+def read_text_file(path: Path, what: str) -> str:
+    """The UTF-8 text of a user's file; a missing or unreadable file is an
+    :class:`InvalidArgument` naming it (``what`` says which kind of file)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InvalidArgument(f"{what} not found", where=str(path)) from None
+    except OSError as exc:
+        raise InvalidArgument(f"cannot read {what}: {exc.strerror or exc}", where=str(path)) from None
+
+
 def read_model_file(path: str | Path) -> Any:
     """Parse a ``.json`` or ``.toml`` file into plain data (format by suffix;
     an unknown suffix is tried as JSON, then TOML)."""
     p = Path(path)
     where = str(p)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InvalidArgument("model file not found", where=where) from None
-    except OSError as exc:
-        raise InvalidArgument(f"cannot read model file: {exc.strerror or exc}", where=where) from None
+    text = read_text_file(p, "model file")
     suffix = p.suffix.lower()
     if suffix == ".toml":
         return _load_toml(text, where)

@@ -20,6 +20,7 @@ from typing import Any
 
 from pairwise_param.errors import InvalidArgument
 from pairwise_param.model import Model, value_label
+from pairwise_param.modelfile import read_text_file
 from pairwise_param.table import CoveringArray
 
 __all__ = ["cell_text", "read_rows", "write_rows"]
@@ -122,12 +123,7 @@ def read_rows(path: str | Path, model: Model) -> list[Any]:
     if it parses, else CSV), as mappings / sequences :func:`measure` accepts."""
     p = Path(path)
     where = str(p)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InvalidArgument("rows file not found", where=where) from None
-    except OSError as exc:
-        raise InvalidArgument(f"cannot read rows file: {exc.strerror or exc}", where=where) from None
+    text = read_text_file(p, "rows file")
     suffix = p.suffix.lower()
     data: Any = None
     if suffix != ".csv":

@@ -26,21 +26,12 @@ import heapq
 from bisect import bisect_right
 
 from pairwise_param.constraints import Feasibility
-from pairwise_param.engine.requirements import Requirements
+from pairwise_param.engine.requirements import Requirements, scope_weights
 from pairwise_param.model import IndexModel
 
 __all__ = ["fill_dont_care", "ipog"]
 
 Row = list[int | None]
-
-
-def _local_weights(sizes: tuple[int, ...], axes: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
-    ws = []
-    w = 1
-    for b in reversed(axes):
-        ws.append(w)
-        w *= sizes[b]
-    return tuple(reversed(ws)), w
 
 
 def ipog(model: IndexModel, req: Requirements, feas: Feasibility) -> list[tuple[int, ...]]:
@@ -71,7 +62,7 @@ def ipog(model: IndexModel, req: Requirements, feas: Feasibility) -> list[tuple[
         for si in sis:
             scope = req.scopes[si]
             others = tuple(b for b in scope if b != a)
-            ows, P = _local_weights(sizes, others)
+            ows, P = scope_weights(sizes, others)
             entries.append((others, ows, off))
             offsets.append(off)
             full = ((1 << P) - 1) << off

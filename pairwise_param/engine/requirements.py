@@ -72,7 +72,9 @@ class Requirements:
         return max(self.totals) if self.totals else 1
 
 
-def _weights(sizes: tuple[int, ...], scope: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+def scope_weights(sizes: tuple[int, ...], scope: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    """Mixed-radix place values of ``scope``'s axes (last axis fastest) and the
+    number of value combinations: a tuple's code is ``sum(v * w)``."""
     ws = []
     w = 1
     for a in reversed(scope):
@@ -92,7 +94,7 @@ def requirements(model: IndexModel, feas: Feasibility) -> Requirements:
     blocked: list[tuple[int, ...]] = []
     constrained_axes = set(feas.component_of) if constrained else set()
     for scope in scopes:
-        ws, total = _weights(sizes, scope)
+        ws, total = scope_weights(sizes, scope)
         weights.append(ws)
         totals.append(total)
         if not constrained or not any(a in constrained_axes for a in scope):
