@@ -428,6 +428,7 @@ def improve(
             step += 1
             g = state.missing[rng.randrange(len(state.missing))]
             scope, vals = state.decode(g)
+            moved = False  # the pair fast path took this step
             if isinstance(state, _PairState):
                 # Fast path (pairs): candidates from the holder bitsets, gains
                 # from the one/zero bitsets; see _PairState.
@@ -475,76 +476,68 @@ def improve(
                         work += deg[best_c]
                         state.set_cell(best_r, best_c, x0 if best_c == a0 else y0)
                         changed[best_r * n_axes + best_c] = step
-                    m2 = len(state.missing)
-                    if m2 < best_miss:
-                        best_miss = m2
-                        stall = 0
-                    else:
-                        stall += 1
-                        if stall % cool_every == 0:
-                            temp = max(0.05, temp * 0.9)
-                        if patience and stall >= patience:
-                            break
-                    continue
-            near = state.near(scope, vals)
-            # Generic path: a counter read costs about t times a pair one.
-            work += MOVE_OVERHEAD + len(rows_) * len(scope)
-            pool: list[int] | range = near if near else range(len(rows_))
-            best_d = None
-            best_r = -1
-            ties = 0
-            if tenure:
-                picks = pool if len(pool) <= sample else [pool[rng.randrange(len(pool))] for _ in range(sample)]
-            else:
-                picks = [pool[rng.randrange(len(pool))] for _ in range(min(sample, len(pool)))]
-            for r in picks:
-                row = rows_[r]
-                diffs = [(a, v) for a, v in zip(scope, vals) if row[a] != v]
-                if r < locked and any(fixed[r][a] for a, _ in diffs):
-                    continue
-                if tenure and any(step - changed.get(r * n_axes + a, -tenure) < tenure for a, _ in diffs):
-                    continue
-                if len(diffs) == 1:
-                    a, v = diffs[0]
-                    work += eval_cost if pairs else deg[a] * len(scope)
-                    d: int | None = state.delta(r, a, v)
-                    if constrained:
-                        x = row[a]
-                        row[a] = v
-                        if feas.violates(row) is not None:
-                            d = None
-                        row[a] = x
+                    moved = True
+            if not moved:
+                near = state.near(scope, vals)
+                # Generic path: a counter read costs about t times a pair one.
+                work += MOVE_OVERHEAD + len(rows_) * len(scope)
+                pool: list[int] | range = near if near else range(len(rows_))
+                best_d = None
+                best_r = -1
+                ties = 0
+                if tenure:
+                    picks = pool if len(pool) <= sample else [pool[rng.randrange(len(pool))] for _ in range(sample)]
                 else:
-                    before = len(state.missing)
-                    old = [(a, row[a]) for a, _ in diffs]
-                    for a, v in diffs:
-                        work += 2 * deg[a] * len(scope)
-                        state.set_cell(r, a, v)
-                    d = len(state.missing) - before
-                    if constrained and feas.violates(row) is not None:
-                        d = None
-                    for a, v in old:
-                        state.set_cell(r, a, v)
-                if d is None:
+                    picks = [pool[rng.randrange(len(pool))] for _ in range(min(sample, len(pool)))]
+                for r in picks:
+                    row = rows_[r]
+                    diffs = [(a, v) for a, v in zip(scope, vals) if row[a] != v]
+                    if r < locked and any(fixed[r][a] for a, _ in diffs):
+                        continue
+                    if tenure and any(step - changed.get(r * n_axes + a, -tenure) < tenure for a, _ in diffs):
+                        continue
+                    if len(diffs) == 1:
+                        a, v = diffs[0]
+                        work += eval_cost if pairs else deg[a] * len(scope)
+                        d: int | None = state.delta(r, a, v)
+                        if constrained:
+                            x = row[a]
+                            row[a] = v
+                            if feas.violates(row) is not None:
+                                d = None
+                            row[a] = x
+                    else:
+                        before = len(state.missing)
+                        old = [(a, row[a]) for a, _ in diffs]
+                        for a, v in diffs:
+                            work += 2 * deg[a] * len(scope)
+                            state.set_cell(r, a, v)
+                        d = len(state.missing) - before
+                        if constrained and feas.violates(row) is not None:
+                            d = None
+                        for a, v in old:
+                            state.set_cell(r, a, v)
+                    if d is None:
+                        continue
+                    if best_d is None or d < best_d:
+                        best_d, best_r, ties = d, r, 1
+                    elif d == best_d:
+                        ties += 1
+                        if rng.randrange(ties) == 0:
+                            best_r = r
+                if best_d is None:
                     continue
-                if best_d is None or d < best_d:
-                    best_d, best_r, ties = d, r, 1
-                elif d == best_d:
-                    ties += 1
-                    if rng.randrange(ties) == 0:
-                        best_r = r
-            if best_d is None:
-                continue
-            if tenure or best_d <= 0 or rng.random() < math.exp(-best_d / temp):
-                row = rows_[best_r]
-                for a, v in zip(scope, vals):
-                    if row[a] != v:
-                        work += deg[a]
-                        state.set_cell(best_r, a, v)
-                        changed[best_r * n_axes + a] = step
-            m = len(state.missing)
-            if m < best_miss:
-                best_miss = m
+                if tenure or best_d <= 0 or rng.random() < math.exp(-best_d / temp):
+                    row = rows_[best_r]
+                    for a, v in zip(scope, vals):
+                        if row[a] != v:
+                            work += deg[a]
+                            state.set_cell(best_r, a, v)
+                            changed[best_r * n_axes + a] = step
+            # Progress, cooling and patience: the same for both paths.
+            missing_now = len(state.missing)
+            if missing_now < best_miss:
+                best_miss = missing_now
                 stall = 0
             else:
                 stall += 1
