@@ -434,20 +434,22 @@ def test_usage_errors(
     assert out == ""
 
 
+# One small @pairwise table (2 x 2 options -> 4 rows), for tests about report errors.
+SMALL_PAIRWISE = """
+from pairwise_param import pairwise
+
+@pairwise(dtype=["a", "b"], bias=[0, 1])
+def test_k(dtype, bias):
+    pass
+"""
+
+
 def test_rejected_k_expression_shows_pytest_message_only(
     pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # pytest rejects a -k expression after collecting: the error used to come after the
     # whole collection listing and the plugin's summary line
-    pytester.makepyfile(
-        test_pw="""
-        from pairwise_param import pairwise
-
-        @pairwise(dtype=["a", "b"], bias=[0, 1])
-        def test_k(dtype, bias):
-            pass
-        """
-    )
+    pytester.makepyfile(test_pw=SMALL_PAIRWISE)
     code, out, err = run(capsys, "report", "--", "-k", "dtype=a")
     assert code == ExitCode.USAGE_ERROR and out == ""
     assert "pytest rejected the arguments:\nERROR: Wrong expression passed to '-k'" in err
@@ -630,15 +632,7 @@ def test_disabled_plugin_is_an_error_not_a_silent_zero(
 ) -> None:
     # with -p no:pairwise_param the tables were not expanded and the report showed
     # "4 -> 1, 2-way 0.0%" with exit 0
-    pytester.makepyfile(
-        test_pw="""
-        from pairwise_param import pairwise
-
-        @pairwise(dtype=["a", "b"], bias=[0, 1])
-        def test_k(dtype, bias):
-            pass
-        """
-    )
+    pytester.makepyfile(test_pw=SMALL_PAIRWISE)
     code, out, _ = run(capsys, "report", "--", "-p", "no:pairwise_param")
     assert code == ExitCode.COLLECTION_ERROR
     assert "the pairwise-param pytest plugin is not loaded" in out
