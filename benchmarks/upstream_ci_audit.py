@@ -22,6 +22,7 @@ Run from the repository root::
 
     python benchmarks/upstream_ci_audit.py                    # Markdown on stdout
     python benchmarks/upstream_ci_audit.py --update docs/kernels.md
+    python benchmarks/upstream_ci_audit.py --family rmsnorm     # one family
 
 ``--update`` rewrites the block between ``<!-- upstream-ci-audit:start -->`` and
 ``<!-- upstream-ci-audit:end -->`` in that file. Families without the file do not
@@ -127,11 +128,18 @@ def family_rows(upstream: Path) -> list[list[str]]:
     return rows
 
 
-def table() -> str:
+def table(families: list[str] | None = None) -> str:
+    """The Markdown table for every family with an upstream_ci.py (or only ``families``)."""
     header = ["family", "test", "upstream CI", "upstream 2-way (pairs missed)", "ours", "our 2-way",
               "full product"]
     lines = ["| " + " | ".join(header) + " |", "|---|---|---:|---|---:|---|---:|"]
-    for upstream in sorted(KERNEL_TESTS.glob("*/upstream_ci.py")):
+    found = sorted(KERNEL_TESTS.glob("*/upstream_ci.py"))
+    unknown = sorted(set(families or ()) - {p.parent.name for p in found})
+    if unknown:
+        raise SystemExit(f"upstream_ci_audit: no kernel_tests/<family>/upstream_ci.py for {', '.join(unknown)}")
+    for upstream in found:
+        if families and upstream.parent.name not in families:
+            continue
         for row in family_rows(upstream):
             lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines) + "\n"
@@ -150,8 +158,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--update", type=Path, metavar="FILE",
                         help="rewrite the audit block of FILE (e.g. docs/kernels.md) instead of printing")
+    parser.add_argument("--family", action="append", metavar="NAME",
+                        help="only this family (repeatable; default: every family with an upstream_ci.py)")
     args = parser.parse_args(argv)
-    text = table()
+    if args.update and args.family:
+        parser.error("--update writes the whole table: do not combine it with --family")
+    text = table(args.family)
     if args.update:
         update(args.update, text)
     else:

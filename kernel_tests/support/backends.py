@@ -9,10 +9,10 @@ hands them to a :class:`BackendSelector` in its own ``conftest.py``::
     def pytest_generate_tests(metafunc):
         _BACKENDS.parametrize(metafunc)
 
-The root conftest's ``--kernel-backend={triton,native,all}`` picks the names. Default
-(or ``all``): every backend that loads here. A backend named explicitly but missing is
-not dropped silently: its cases are reported as skipped, with the requirement as the
-reason. Each loader runs at most once per process.
+The root conftest's ``--kernel-backend={triton,native,all}`` picks the names. Default:
+every backend that loads here. A backend asked for (by name, or through ``all``) but
+missing is not dropped silently: its cases are reported as skipped, with the
+requirement as the reason. Each loader runs at most once per process.
 """
 
 from __future__ import annotations
