@@ -31,8 +31,13 @@ def _import_norm() -> Any:
     raise BackendUnavailable("native RMSNorm needs SGLang's JIT kernels importable (" + "; ".join(errors) + ")")
 
 
+def _gpu_visible() -> bool:
+    """A CUDA or ROCm device is visible (the tests replace this seam)."""
+    return torch.cuda.is_available()
+
+
 def load_native() -> Backend:
-    if not torch.cuda.is_available():
+    if not _gpu_visible():
         raise BackendUnavailable("native RMSNorm needs a CUDA or ROCm GPU (torch.cuda.is_available())")
     norm = _import_norm()
     if not hasattr(norm, "rmsnorm"):
@@ -43,12 +48,12 @@ def load_native() -> Backend:
     if out_kw not in params:
         raise BackendUnavailable(f"native RMSNorm: {norm.__name__}.rmsnorm{inspect.signature(norm.rmsnorm)} "
                                  "takes neither out= nor output=")
-    eps_kw = {"eps": None} if "eps" in params else {}
+    has_eps = "eps" in params
 
     def rmsnorm(x: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6, out: torch.Tensor | None = None):
         target = x if out is None else out
-        kwargs = {out_kw: target}
-        if eps_kw:
+        kwargs: dict[str, Any] = {out_kw: target}
+        if has_eps:
             kwargs["eps"] = eps
         elif eps != 1e-6:
             raise ValueError(f"this SGLang rmsnorm has no eps argument (fixed 1e-6); got eps={eps}")
