@@ -39,7 +39,7 @@ import torch
 import triton
 import triton.language as tl
 
-from kernel_tests.ops.platform import is_interpreter  # TODO(kt-layout): kernel_tests.support.platform
+from kernel_tests.support.platform import is_interpreter
 
 __all__ = [
     "DTYPES",
