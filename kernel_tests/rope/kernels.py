@@ -40,6 +40,7 @@ import triton
 import triton.language as tl
 
 from kernel_tests.support.platform import is_interpreter
+from kernel_tests.support.triton_helpers import round_fp32_to_bf16_rne
 
 __all__ = [
     "DTYPES",
@@ -61,15 +62,6 @@ _COPY_BLOCK = 128
 
 
 # --------------------------------------------------------------------------- kernels
-
-
-@triton.jit
-def _round_fp32_to_bf16_rne(x):
-    """fp32 -> fp32 holding the round-to-nearest-even bf16 value, with integer ops, so a
-    bf16 store is exact even where stores truncate (the interpreter). Finite inputs."""
-    bits = x.to(tl.int32, bitcast=True)
-    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & -65536
-    return bits.to(tl.float32, bitcast=True)
 
 
 @triton.jit
@@ -112,8 +104,8 @@ def _rope_kernel(
     o1 = x1 * cos - x2 * sin
     o2 = x2 * cos + x1 * sin
     if ROUND_BF16:
-        o1 = _round_fp32_to_bf16_rne(o1)
-        o2 = _round_fp32_to_bf16_rne(o2)
+        o1 = round_fp32_to_bf16_rne(o1)
+        o2 = round_fp32_to_bf16_rne(o2)
     o1 = o1.to(x_ptr.dtype.element_ty)
     o2 = o2.to(x_ptr.dtype.element_ty)
     tl.store(base + i1, o1, mask=mask)
