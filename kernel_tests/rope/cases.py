@@ -104,10 +104,18 @@ BUDGET = InterpreterBudget(
 # ----------------------------------------------------------------------------- inputs
 
 
-@functools.lru_cache(maxsize=16)
-def cos_sin_cache(rotary_dim: int, max_pos: int, device: torch.device) -> torch.Tensor:
-    """Upstream's cache (base 1e4), built once per (rotary_dim, max_pos, device) per
-    process: the ops only read it."""
+@functools.lru_cache(maxsize=8)
+def _shared_cos_sin_cache(rotary_dim: int, max_pos: int, device: torch.device) -> torch.Tensor:
+    return create_cos_sin_cache(rotary_dim, max_pos, device=device)
+
+
+def cos_sin_cache(rotary_dim: int, max_pos: int | None, device: torch.device) -> torch.Tensor:
+    """Upstream's cache (base 1e4). With ``max_pos=None`` (the table-driven tests:
+    :func:`max_position` rows) it is built once per (rotary_dim, device) per process,
+    since the ops only read it (8 rotary dims x 256 MiB at most on a GPU); a drawn
+    ``max_pos`` (fuzzing) gets a fresh one, so no worker hoards caches."""
+    if max_pos is None:
+        return _shared_cos_sin_cache(rotary_dim, max_position(), device)
     return create_cos_sin_cache(rotary_dim, max_pos, device=device)
 
 
@@ -144,11 +152,10 @@ def check_rope(backend: RopeBackend, device: torch.device, batch: int, q_heads: 
     """RoPE in place on random q/k, once per layout, against the reference: rotated
     channels within tolerance, channels beyond ``rope_dim`` bit-identical."""
     gen = generator(seed, device)
-    max_pos = max_pos or max_position()
+    cache = cos_sin_cache(rope_dim, max_pos, device)
     q = randn((batch, q_heads, head_dim), dtype, gen, device)
     k = randn((batch, kv_heads, head_dim), dtype, gen, device)
-    positions = torch.randint(0, max_pos, (batch,), generator=gen, device=device).to(pos_dtype)
-    cache = cos_sin_cache(rope_dim, max_pos, device)
+    positions = torch.randint(0, cache.shape[0], (batch,), generator=gen, device=device).to(pos_dtype)
     q_ref, k_ref = reference_rope(q, k, cache, positions, is_neox=is_neox)
     atol, rtol = tolerance(dtype)
     for layout in layouts:
@@ -174,14 +181,13 @@ def check_fused_store(backend: RopeBackend, device: torch.device, batch: int, q_
     if layout == "flat":
         raise ValueError("the fused store takes 3-D q/k/v (upstream has no head_dim= form for it)")
     gen = generator(seed, device)
-    max_pos = max_pos or max_position()
+    cache = cos_sin_cache(rope_dim, max_pos, device)
     q = randn((batch, q_heads, head_dim), dtype, gen, device)
     k = randn((batch, kv_heads, head_dim), dtype, gen, device)
     v = randn((batch, kv_heads, head_dim), dtype, gen, device)
-    positions = torch.randint(0, max_pos, (batch,), generator=gen, device=device).to(pos_dtype)
+    positions = torch.randint(0, cache.shape[0], (batch,), generator=gen, device=device).to(pos_dtype)
     rows = kv_cache_rows(batch)
     out_loc = torch.randperm(rows, generator=gen, device=device)[:batch].to(pos_dtype)
-    cache = cos_sin_cache(rope_dim, max_pos, device)
     q_ref, k_ref = reference_rope(q, k, cache, positions, is_neox=is_neox)
     width = rope_dim if layout == "view" else head_dim  # the head size the op sees
     k_cache = torch.zeros((rows, kv_heads * width), dtype=dtype, device=device)

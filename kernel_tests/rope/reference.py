@@ -79,7 +79,7 @@ def flashinfer_available() -> bool:
         return False
     try:
         from flashinfer.rope import apply_rope_with_cos_sin_cache_inplace  # noqa: F401
-    except Exception:  # ImportError, or a broken build raising on import
+    except (ImportError, OSError, RuntimeError):  # missing, or a broken build raising on import
         return False
     return True
 
