@@ -256,6 +256,13 @@ def _blocks(num_tokens: int, heads: int, half: int) -> tuple[int, int, int]:
     return block_t, block_h, block_r
 
 
+def _num_warps(tile: int) -> int:
+    """About 16 elements of each half per thread (a power of two, 1 to 8 warps): a
+    4096-element tile would otherwise hold ~32 fp32 values and their 64-bit pointers
+    per tensor per thread at 4 warps."""
+    return max(1, min(8, triton.next_power_of_2(max(tile // 512, 1))))
+
+
 def _launch(x: torch.Tensor, cache: torch.Tensor, pos: torch.Tensor, rot: int, is_neox: bool,
             store: tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor] | None = None) -> None:
     num_tokens, heads, head_size = (int(s) for s in x.shape)
@@ -275,7 +282,7 @@ def _launch(x: torch.Tensor, cache: torch.Tensor, pos: torch.Tensor, rot: int, i
         HALF=half, IS_NEOX=bool(is_neox), STORE=store is not None,
         ROUND_BF16=is_interpreter() and x.dtype == torch.bfloat16,
         BLOCK_T=block_t, BLOCK_H=block_h, BLOCK_R=block_r, COPY_BLOCK=_COPY_BLOCK,
-        num_warps=4,
+        num_warps=_num_warps(block_t * block_h * block_r),
     )
 
 
