@@ -193,7 +193,7 @@ def fused_inputs(B: int, L: int, C: int, *, dtype: torch.dtype, gate_layout: str
     weight, bias = _affine(C, dtype, has_weight, has_bias, gen, device)
     scale = make_modulation(scale_layout, B, L, C, dtype, gen, device)
     shift = make_modulation(shift_layout, B, L, C, dtype, gen, device)
-    return dict(residual=residual, x=x, gate=gate, weight=weight, bias=bias, scale=scale, shift=shift)
+    return {"residual": residual, "x": x, "gate": gate, "weight": weight, "bias": bias, "scale": scale, "shift": shift}
 
 
 def nss_inputs(B: int, L: int, C: int, *, dtype: torch.dtype, has_weight: bool, has_bias: bool,
@@ -205,7 +205,7 @@ def nss_inputs(B: int, L: int, C: int, *, dtype: torch.dtype, has_weight: bool, 
     weight, bias = _affine(C, dtype, has_weight, has_bias, gen, device)
     scale = make_modulation(scale_layout, B, L, C, dtype, gen, device)
     shift = make_modulation(shift_layout, B, L, C, dtype, gen, device)
-    return dict(x=x, weight=weight, bias=bias, scale=scale, shift=shift)
+    return {"x": x, "weight": weight, "bias": bias, "scale": scale, "shift": shift}
 
 
 # ----------------------------------------------------------------------------- comparison

@@ -36,13 +36,13 @@ def _import_ops() -> tuple[Callable[..., Any], Callable[..., Any], Callable[[int
 
         supports = getattr(facade, "flydsl_norm_supports", None)
         return facade.flydsl_fused_residual_norm_scale_shift, facade.flydsl_norm_scale_shift, supports
-    except Exception as exc:  # ImportError, or the facade raising on a missing FlyDSL
+    except (ImportError, AttributeError, RuntimeError, OSError) as exc:  # missing, or FlyDSL absent
         errors.append(repr(exc))
     try:  # the original module
         from sglang.kernels.ops.diffusion.flydsl import fused_residual_norm as mod
 
         return mod.flydsl_fused_residual_norm_scale_shift, mod.flydsl_norm_scale_shift, None
-    except Exception as exc:
+    except (ImportError, AttributeError, RuntimeError, OSError) as exc:
         errors.append(repr(exc))
     raise BackendUnavailable("native backend needs sglang's FlyDSL fused norm kernels importable "
                              f"(sglang.kernels.ops.diffusion): {'; '.join(errors)}")

@@ -81,15 +81,17 @@ from kernel_tests.fused_norm.reference import (
 )
 from pairwise_param import pairwise
 
-FUSED_OPTIONS = dict(
-    norm_type=NORM_TYPES, dtype=list(DTYPES), eps=EPS_VALUES, has_gate=[False, True], gate_layout=GATE_LAYOUTS,
-    has_weight=[False, True], has_bias=[False, True], scale_layout=list(LAYOUTS), shift_layout=list(LAYOUTS),
-    padded=[False, True],
-)
-NSS_OPTIONS = dict(
-    norm_type=NORM_TYPES, dtype=list(DTYPES), eps=EPS_VALUES, has_weight=[False, True], has_bias=[False, True],
-    scale_layout=list(LAYOUTS), shift_layout=list(LAYOUTS), padded=[False, True],
-)
+FUSED_OPTIONS = {
+    "norm_type": NORM_TYPES, "dtype": list(DTYPES), "eps": EPS_VALUES,
+    "has_gate": [False, True], "gate_layout": GATE_LAYOUTS,
+    "has_weight": [False, True], "has_bias": [False, True],
+    "scale_layout": list(LAYOUTS), "shift_layout": list(LAYOUTS), "padded": [False, True],
+}
+NSS_OPTIONS = {
+    "norm_type": NORM_TYPES, "dtype": list(DTYPES), "eps": EPS_VALUES,
+    "has_weight": [False, True], "has_bias": [False, True],
+    "scale_layout": list(LAYOUTS), "shift_layout": list(LAYOUTS), "padded": [False, True],
+}
 SHAPE_IDS = [shape_id(s) for s in SHAPES]
 
 
@@ -138,8 +140,8 @@ def test_rounding_r_first_fails(device, B, L, C, norm_type, dtype, eps, has_gate
                                 has_bias, scale_layout, shift_layout, padded):
     """Every bf16/fp16 row of the fused table rejects a kernel that rounds r before
     normalizing; upstream's tolerance (atol 1.0, rtol 5e-2) would have accepted it."""
-    kwargs = dict(norm_type=norm_type, dtype=dtype, eps=eps, gate_layout=gate_layout, has_weight=has_weight,
-                  has_bias=has_bias, scale_layout=scale_layout, shift_layout=shift_layout, padded=padded)
+    kwargs = {"norm_type": norm_type, "dtype": dtype, "eps": eps, "gate_layout": gate_layout, "has_weight": has_weight,
+                  "has_bias": has_bias, "scale_layout": scale_layout, "shift_layout": shift_layout, "padded": padded}
     if dtype == torch.float32:  # rounding fp32 r to fp32 is the identity: the variant is correct here
         check_fused(ROUNDING_R_FIRST, device, B, L, C, **kwargs)
         return
