@@ -35,6 +35,44 @@ EPS = 1e-6
 BF16 = torch.bfloat16
 SS = {"bcast": "B1C", "perrow": "BLC"}
 
+
+# What each upstream case sets, in our option axes (the one home of this mapping: the
+# tests below and ``audit.py`` use it).
+def fused_options_v1(norm_type: str) -> dict[str, object]:
+    return {"norm_type": norm_type, "dtype": BF16, "eps": EPS, "has_gate": True, "gate_layout": "B1C",
+            "has_weight": True, "has_bias": norm_type == "layer", "scale_layout": "B1C", "shift_layout": "B1C",
+            "padded": False}
+
+
+def nss_options_v1(norm_type: str) -> dict[str, object]:
+    return {"norm_type": norm_type, "dtype": BF16, "eps": EPS, "has_weight": True, "has_bias": norm_type == "layer",
+            "scale_layout": "B1C", "shift_layout": "B1C", "padded": False}
+
+
+def fused_options_v2(norm_type: str, has_gate: bool, has_weight: bool, ss: str,
+                     gate: str = "B1C") -> dict[str, object]:
+    return {"norm_type": norm_type, "dtype": BF16, "eps": EPS, "has_gate": has_gate,
+            "gate_layout": gate if has_gate else "none", "has_weight": has_weight,
+            "has_bias": has_weight and norm_type == "layer", "scale_layout": SS.get(ss, ss),
+            "shift_layout": SS.get(ss, ss), "padded": False}
+
+
+def nss_options_v2(norm_type: str, has_weight: bool, ss: str) -> dict[str, object]:
+    return {"norm_type": norm_type, "dtype": BF16, "eps": EPS, "has_weight": has_weight,
+            "has_bias": has_weight and norm_type == "layer", "scale_layout": SS.get(ss, ss),
+            "shift_layout": SS.get(ss, ss), "padded": False}
+
+
+def _run_fused(backend, device, B: int, L: int, C: int, options: dict[str, object]) -> None:
+    BUDGET.skip_if_over(B, L, C)
+    opts = {k: v for k, v in options.items() if k != "has_gate"}
+    check_fused(backend, device, B, L, C, **opts)
+
+
+def _run_nss(backend, device, B: int, L: int, C: int, options: dict[str, object]) -> None:
+    BUDGET.skip_if_over(B, L, C)
+    check_nss(backend, device, B, L, C, **options)
+
 # ----------------------------------------------------------------------------- v1 (4 + 4)
 
 FUSED_CASES_V1 = [
@@ -55,17 +93,13 @@ NSS_CASES_V1 = [
 @pytest.mark.parametrize("norm_type,B,L", FUSED_CASES_V1)
 @torch.inference_mode()
 def test_v1_fused_residual_norm_scale_shift(backend, device, norm_type, B, L):
-    BUDGET.skip_if_over(B, L, D)
-    check_fused(backend, device, B, L, D, norm_type=norm_type, dtype=BF16, eps=EPS, gate_layout="B1C",
-                has_weight=True, has_bias=norm_type == "layer", scale_layout="B1C", shift_layout="B1C")
+    _run_fused(backend, device, B, L, D, fused_options_v1(norm_type))
 
 
 @pytest.mark.parametrize("norm_type,B,L", NSS_CASES_V1)
 @torch.inference_mode()
 def test_v1_norm_scale_shift(backend, device, norm_type, B, L):
-    BUDGET.skip_if_over(B, L, D)
-    check_nss(backend, device, B, L, D, norm_type=norm_type, dtype=BF16, eps=EPS, has_weight=True,
-              has_bias=norm_type == "layer", scale_layout="B1C", shift_layout="B1C")
+    _run_nss(backend, device, B, L, D, nss_options_v1(norm_type))
 
 
 # ----------------------------------------------------------------------------- v2 (10 + 8 + 7)
@@ -104,42 +138,46 @@ NSS_CASES = [
 @pytest.mark.parametrize("norm_type,B,L,has_gate,has_weight,ss", FUSED_CASES)
 @torch.inference_mode()
 def test_flydsl_fused_residual_norm_scale_shift(backend, device, norm_type, B, L, has_gate, has_weight, ss):
-    BUDGET.skip_if_over(B, L, D)
-    check_fused(backend, device, B, L, D, norm_type=norm_type, dtype=BF16, eps=EPS,
-                gate_layout="B1C" if has_gate else "none", has_weight=has_weight,
-                has_bias=has_weight and norm_type == "layer", scale_layout=SS[ss], shift_layout=SS[ss])
+    _run_fused(backend, device, B, L, D, fused_options_v2(norm_type, has_gate, has_weight, ss))
 
 
 @pytest.mark.parametrize("norm_type,B,L,has_weight,ss", NSS_CASES)
 @torch.inference_mode()
 def test_flydsl_norm_scale_shift(backend, device, norm_type, B, L, has_weight, ss):
-    BUDGET.skip_if_over(B, L, D)
-    check_nss(backend, device, B, L, D, norm_type=norm_type, dtype=BF16, eps=EPS, has_weight=has_weight,
-              has_bias=has_weight and norm_type == "layer", scale_layout=SS[ss], shift_layout=SS[ss])
+    _run_nss(backend, device, B, L, D, nss_options_v2(norm_type, has_weight, ss))
+
+
+#: The single-case tests' options: rms; the frame test has no bias (weight only).
+FRAME_CASE = fused_options_v2("rms", True, True, "BF1C")
+NSS_RMS_WEIGHT = nss_options_v2("rms", True, "bcast")
+#: Every upstream option row in our axes: (test, rows), for ``audit.py``.
+FUSED_ROWS = {
+    "v1 FUSED_CASES": [fused_options_v1(c[0]) for c in FUSED_CASES_V1],
+    "v2 FUSED_CASES + frame test": [fused_options_v2(*c[:1], *c[3:]) for c in FUSED_CASES] + [FRAME_CASE],
+}
+NSS_ROWS = {
+    "v1 NSS_CASES": [nss_options_v1(c[0]) for c in NSS_CASES_V1],
+    "v2 NSS_CASES + single cases": [nss_options_v2(c[0], *c[3:]) for c in NSS_CASES] + [NSS_RMS_WEIGHT] * 5
+    + [nss_options_v2("rms", True, ss) for ss in ("bcast", "bcast", "perrow", "bcast")],
+}
 
 
 @torch.inference_mode()
 def test_flydsl_fused_frame_gate_4d_scale_shift(backend, device):
     """Upstream: B=2, L=16, NF=4 frames of [B, NF, 1, D] scale/shift, gate [B, 1, D], rms."""
-    BUDGET.skip_if_over(2, 16, D)
-    check_fused(backend, device, 2, 16, D, norm_type="rms", dtype=BF16, eps=EPS, gate_layout="B1C",
-                has_weight=True, has_bias=False, scale_layout="BF1C", shift_layout="BF1C")
+    _run_fused(backend, device, 2, 16, D, FRAME_CASE)
 
 
 @torch.inference_mode()
 def test_flydsl_multi_iteration_dim(backend, device):
     """Upstream: D=10240 drives NUM_ITERS=2 (norm_scale_shift, rms, weight, no bias)."""
-    BUDGET.skip_if_over(1, 16, 10240)
-    check_nss(backend, device, 1, 16, 10240, norm_type="rms", dtype=BF16, eps=EPS, has_weight=True,
-              has_bias=False, scale_layout="B1C", shift_layout="B1C")
+    _run_nss(backend, device, 1, 16, 10240, NSS_RMS_WEIGHT)
 
 
 @pytest.mark.parametrize("dim", [1024, 3072, 4096, 5120])
 @torch.inference_mode()
 def test_flydsl_norm_scale_shift_wave_count_dims(backend, device, dim):
-    BUDGET.skip_if_over(1, 8, dim)
-    check_nss(backend, device, 1, 8, dim, norm_type="rms", dtype=BF16, eps=EPS, has_weight=True,
-              has_bias=False, scale_layout="B1C", shift_layout="B1C")
+    _run_nss(backend, device, 1, 8, dim, NSS_RMS_WEIGHT)
 
 
 @torch.inference_mode()
@@ -148,5 +186,4 @@ def test_flydsl_compile_cache_reuse_across_row_counts_and_layouts(backend, devic
     for L, ss in ((16, "bcast"), (90000, "bcast"), (16, "perrow"), (64, "bcast")):
         if BUDGET.over(1, L, D) is not None:
             continue
-        check_nss(backend, device, 1, L, D, norm_type="rms", dtype=BF16, eps=EPS, has_weight=True,
-                  has_bias=False, scale_layout=SS[ss], shift_layout=SS[ss])
+        _run_nss(backend, device, 1, L, D, nss_options_v2("rms", True, ss))
