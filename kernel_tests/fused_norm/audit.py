@@ -41,8 +41,7 @@ def audit(out: TextIO = sys.stdout) -> None:
     out.write("|---|---:|---:|---:|---:|\n")
     for op, axes, constraints, upstream in suites:
         model = Model(dict(axes), constraints=list(constraints))
-        for name, rows in upstream.items():
-            out.write(_line(f"{op}: upstream {name}", model, rows) + "\n")
+        out.writelines(_line(f"{op}: upstream {name}", model, rows) + "\n" for name, rows in upstream.items())
         ours = cover(dict(axes), constraints=list(constraints))
         out.write(_line(f"{op}: ours (@pairwise)", model, list(ours)) + "\n")
 
