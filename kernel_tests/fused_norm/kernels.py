@@ -328,17 +328,18 @@ def _block_and_warps(channels: int) -> tuple[int, bool, int]:
     return block, block >= channels, warps
 
 
-def _launch(op: str, residual: torch.Tensor | None, x: torch.Tensor, gate: torch.Tensor | None,
-            weight: torch.Tensor | None, bias: torch.Tensor | None, scale: torch.Tensor, shift: torch.Tensor,
-            norm_type: str, eps: float) -> tuple[torch.Tensor, torch.Tensor | None]:
+_NO_GATE = Layout("none", 0, 0, 0, 1)
+
+
+def _launch(residual: torch.Tensor | None, x: torch.Tensor, gate: torch.Tensor | None, g: Layout,
+            weight: torch.Tensor | None, bias: torch.Tensor | None, scale: torch.Tensor, sc: Layout,
+            shift: torch.Tensor, sh: Layout, norm_type: str, eps: float) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """Allocate the outputs and launch one program per row (inputs already validated)."""
     B, L, C = x.shape
     y = torch.empty((B, L, C), dtype=x.dtype, device=x.device)
     res_out = torch.empty_like(y) if residual is not None else None
     if B * L == 0:
         return y, res_out
-    sc = resolve_layout(op, "scale", scale, B, L, C)
-    sh = resolve_layout(op, "shift", shift, B, L, C)
-    g = resolve_layout(op, "gate", gate, B, L, C) if gate is not None else Layout("none", 0, 0, 0, 1)
     block, one_block, warps = _block_and_warps(C)
     res = residual if residual is not None else x
     ro = res_out if res_out is not None else y
@@ -384,11 +385,10 @@ def fused_residual_norm_scale_shift(
     _check_affine(op, weight, bias, x.shape[2])
     eps_value = _check_eps(op, eps)
     B, L, C = x.shape
-    # layouts are checked here too, so an empty batch still rejects a bad one
-    for name, t in (("scale", scale), ("shift", shift), ("gate", gate)):
-        if t is not None or name != "gate":
-            resolve_layout(op, name, t, B, L, C)
-    y, res_out = _launch(op, residual, x, gate, weight, bias, scale, shift, norm_type, eps_value)
+    sc = resolve_layout(op, "scale", scale, B, L, C)
+    sh = resolve_layout(op, "shift", shift, B, L, C)
+    g = resolve_layout(op, "gate", gate, B, L, C) if gate is not None else _NO_GATE
+    y, res_out = _launch(residual, x, gate, g, weight, bias, scale, sc, shift, sh, norm_type, eps_value)
     assert res_out is not None
     return y, res_out
 
@@ -405,7 +405,7 @@ def norm_scale_shift(
     _check_affine(op, weight, bias, x.shape[2])
     eps_value = _check_eps(op, eps)
     B, L, C = x.shape
-    for name, t in (("scale", scale), ("shift", shift)):
-        resolve_layout(op, name, t, B, L, C)
-    y, _ = _launch(op, None, x, None, weight, bias, scale, shift, norm_type, eps_value)
+    sc = resolve_layout(op, "scale", scale, B, L, C)
+    sh = resolve_layout(op, "shift", shift, B, L, C)
+    y, _ = _launch(None, x, None, _NO_GATE, weight, bias, scale, sc, shift, sh, norm_type, eps_value)
     return y
