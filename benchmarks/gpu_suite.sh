@@ -4,7 +4,7 @@
 #   OUT=/some/dir bash benchmarks/gpu_suite.sh        # from the repository root
 #
 # Installs the project (no network needed: --no-deps --no-build-isolation), then runs
-# kernel_tests/test_skinny_gemms.py in four configurations and writes, under $OUT:
+# kernel_tests/skinny_gemm/test_skinny_gemms.py in four configurations and writes, under $OUT:
 #   gpu_suite.json / gpu_suite.md   passed/failed/skipped counts and wall time per config
 #   <config>.log                    the pytest output of each configuration
 # Tests are spread over XDIST_WORKERS pytest-xdist workers (default 8) that share the
@@ -23,7 +23,7 @@ WORKERS="${XDIST_WORKERS:-8}"
 CAP="${CONFIG_TIMEOUT:-200}"
 TOTAL="${TOTAL_BUDGET:-540}"   # seconds for everything after the install; fits a 10-minute call
 START=$(date +%s)
-SUITE=kernel_tests/test_skinny_gemms.py
+SUITE=kernel_tests/skinny_gemm/test_skinny_gemms.py
 
 if [ -z "${SKIP_INSTALL:-}" ]; then
   python -m pip install -q --no-deps --no-build-isolation -e . >"$OUT/install.log" 2>&1 \
@@ -90,7 +90,7 @@ for config in ${CONFIGS:-pairwise_module pairwise_per_test full_module full_per_
     full_module) run_config full_module --pairwise-mode=full ;;
     full_per_test) run_config full_per_test --pairwise-mode=full --per-test-cleanup ;;
     # The other two kernel files (fuzzing, bad inputs), pairwise mode, for completeness.
-    extras_fuzz_errors) SUITE="kernel_tests/test_skinny_gemms_fuzz.py kernel_tests/test_skinny_gemms_errors.py" \
+    extras_fuzz_errors) SUITE="kernel_tests/skinny_gemm/test_fuzz.py kernel_tests/skinny_gemm/test_errors.py" \
       run_config extras_fuzz_errors ;;
     *) echo "unknown configuration in CONFIGS: $config" >&2; exit 2 ;;
   esac

@@ -1,4 +1,8 @@
-"""Shared setup of the kernel suites: device, backend, clean-up, Hypothesis profiles.
+"""Shared setup of every kernel family: device, backend option, clean-up, Hypothesis profiles.
+
+No family is imported here (adding a family adds a folder; see support/README.md). Each
+family's own ``conftest.py`` builds its ``backend`` parameter from its loaders with
+:class:`kernel_tests.support.backends.BackendSelector`.
 
 Device. With a CUDA/ROCm GPU visible the kernels run there. Without one, this file sets
 ``TRITON_INTERPRET=1`` at import time (before any test module imports Triton kernels),
@@ -10,16 +14,20 @@ then owns one core instead of fighting over all of them (see the comment below).
 Options (``pytest kernel_tests --help``, group "kernel tests"):
 
 * ``--kernel-backend={triton,native,all}``: which implementations the ``backend``
-  parameter runs. Default: every backend available here (Triton always; vLLM's native
-  ROCm ops when importable). Naming a backend that is missing does not drop it
-  silently: its cases are reported as skipped, with the requirement as the reason.
+  parameter of each family runs. Default: every backend available here (Triton always;
+  the family's native upstream ops when importable). Naming a backend that is missing
+  does not drop it silently: its cases are reported as skipped, with the requirement as
+  the reason.
 * ``--per-test-cleanup``: release device memory after every test as well (upstream's
   global clean-up; slow on GPUs). By default it is released once per module by an
   autouse module-scoped fixture, as upstream's ``skip_global_cleanup`` suites do,
   and also after any test that leaves more cached device memory than this worker's
   share allows (``cache_limit_bytes``; ``KERNEL_TESTS_CACHE_LIMIT_GIB``).
-* ``KERNEL_TESTS_CPU_BUDGET`` (environment): per-case cost budget under the
-  interpreter; see :func:`kernel_tests.skinny_common.skip_if_over_budget`.
+* ``KERNEL_TESTS_CPU_BUDGET`` / ``KERNEL_TESTS_<FAMILY>_CPU_BUDGET`` (environment):
+  per-case cost budgets under the interpreter, one per family; see
+  :mod:`kernel_tests.support.budget`. A malformed value is a usage error before any test.
+* Capability marks (``kernel_tests.support.marks.requires``) are evaluated here, at
+  test set-up, never at import time.
 
 Hypothesis profiles: ``kernel-ci`` (derandomized, no deadline; loaded when
 ``HYPOTHESIS_PROFILE=ci`` or, without that variable, when ``CI`` is set) and
@@ -48,8 +56,10 @@ if not torch.cuda.is_available() and "OMP_NUM_THREADS" not in os.environ:
 import pytest
 from hypothesis import HealthCheck, settings
 
-from kernel_tests.ops import platform
-from kernel_tests.ops.backends import BACKEND_NAMES, BackendUnavailable, load_backend
+from kernel_tests.support import platform
+from kernel_tests.support.backends import BACKEND_NAMES
+from kernel_tests.support.budget import check_budget_environment
+from kernel_tests.support.marks import MARK_HELP, skip_unmet_requirements
 
 _COMMON = {
     "deadline": None,
@@ -69,46 +79,19 @@ settings.load_profile({"ci": "kernel-ci", "dev": "kernel-dev"}.get(_profile, _pr
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("kernel tests")
     group.addoption("--kernel-backend", choices=(*BACKEND_NAMES, "all"), default=None,
-                    help="kernel implementations to test: triton, native (vLLM ROCm ops) or all; "
+                    help="kernel implementations to test: triton, native (upstream's own ops) or all; "
                          "default: every backend available here")
     group.addoption("--per-test-cleanup", action="store_true", default=False,
                     help="also release device memory after every test (default: once per module)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    from kernel_tests.skinny_common import cpu_budget
-
-    cpu_budget()  # a malformed KERNEL_TESTS_CPU_BUDGET is a usage error, before any test runs
-
-
-# ----------------------------------------------------------------------------- backends
-
-_BACKENDS: dict[str, object] = {}
+    config.addinivalue_line("markers", MARK_HELP)
+    check_budget_environment()  # a malformed budget is a usage error, before any test runs
 
 
-def _backend_or_reason(name: str) -> tuple[object | None, str]:
-    if name not in _BACKENDS:
-        try:
-            _BACKENDS[name] = load_backend(name)
-        except BackendUnavailable as exc:
-            _BACKENDS[name] = str(exc)
-    value = _BACKENDS[name]
-    return (None, value) if isinstance(value, str) else (value, "")
-
-
-def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "backend" not in metafunc.fixturenames:
-        return
-    choice = metafunc.config.getoption("kernel_backend")
-    names = BACKEND_NAMES if choice in (None, "all") else (choice,)
-    params = []
-    for name in names:
-        backend, reason = _backend_or_reason(name)
-        if backend is not None:
-            params.append(pytest.param(backend, id=name))
-        elif choice is not None:  # asked for explicitly: show it as skipped, with the reason
-            params.append(pytest.param(None, id=name, marks=pytest.mark.skip(reason=reason)))
-    metafunc.parametrize("backend", params)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    skip_unmet_requirements(item)
 
 
 # ----------------------------------------------------------------------------- device
@@ -118,12 +101,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 def device() -> torch.device:
     """The GPU when one is visible, else the CPU (kernels through the interpreter)."""
     return platform.device()
-
-
-@pytest.fixture(scope="session")
-def cu_count() -> int:
-    """Compute units passed to the ops (a CPU stand-in under the interpreter)."""
-    return platform.num_compute_units()
 
 
 # ----------------------------------------------------------------------------- clean-up

@@ -39,12 +39,12 @@ def test_example_suite() -> None:
 
 
 @pytest.mark.skipif(
-    not (ROOT / "kernel_tests" / "test_skinny_gemms.py").exists()
+    not (ROOT / "kernel_tests" / "skinny_gemm" / "test_skinny_gemms.py").exists()
     or importlib.util.find_spec("torch") is None
     or importlib.util.find_spec("triton") is None,
-    reason="needs kernel_tests/test_skinny_gemms.py, torch and triton",
+    reason="needs kernel_tests/skinny_gemm/test_skinny_gemms.py, torch and triton",
 )
 def test_skinny_gemm_suite_reports_11040_to_2644() -> None:
-    proc = report("kernel_tests/test_skinny_gemms.py", "--strength", "2", "--fail-under", "100")
+    proc = report("kernel_tests/skinny_gemm/test_skinny_gemms.py", "--strength", "2", "--fail-under", "100")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "11040 -> 2644, 4.2x, 2-way 100%" in proc.stdout

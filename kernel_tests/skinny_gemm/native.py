@@ -1,7 +1,7 @@
 """Adapters for vLLM's ROCm skinny-GEMM ops (``vllm._custom_ops``).
 
 Available only on a ROCm build of torch with vLLM installed; otherwise
-:func:`load_native` raises :class:`~kernel_tests.ops.backends.BackendUnavailable` whose
+:func:`load_native` raises :class:`~kernel_tests.support.backends.BackendUnavailable` whose
 message names what is missing (the test suite turns it into a skip reason).
 Nothing is imported from vLLM at import time of this module.
 """
@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import torch
 
-from kernel_tests.ops.backends import Backend, BackendUnavailable
+from kernel_tests.skinny_gemm.backend import Backend
+from kernel_tests.support.backends import BackendUnavailable
 
 OP_NAMES = ("wvSplitK", "wvSplitKrc", "wvSplitKQ", "LLMM1")
 

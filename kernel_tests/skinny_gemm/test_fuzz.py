@@ -3,7 +3,7 @@ shapes drawn within each op's contract (n range, k a multiple of 8 / 16, m >= 8 
 arbitrary remainders, the wvSplitKrc fit rule as an ``assume``). Under the Triton
 interpreter the shapes stay small; on a GPU they reach upstream's sizes.
 
-Hypothesis settings come from the profiles in ``conftest.py`` (``kernel-ci``:
+Hypothesis settings come from the profiles in ``kernel_tests/conftest.py`` (``kernel-ci``:
 derandomized, used when ``CI`` or ``HYPOTHESIS_PROFILE=ci`` is set), with 8 examples per
 item.
 """
@@ -15,9 +15,7 @@ import torch
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from kernel_tests.ops.platform import is_interpreter
-from kernel_tests.ops.triton.skinny_gemm import fits_wvsplitkrc
-from kernel_tests.skinny_common import (
+from kernel_tests.skinny_gemm.cases import (
     BIAS_MODES,
     DTYPE_IDS,
     DTYPES,
@@ -28,6 +26,8 @@ from kernel_tests.skinny_common import (
     check_wvsplitkrc,
     requires_fp8,
 )
+from kernel_tests.skinny_gemm.kernels import fits_wvsplitkrc
+from kernel_tests.support.platform import is_interpreter
 from pairwise_param import pairwise
 
 SMALL = is_interpreter()

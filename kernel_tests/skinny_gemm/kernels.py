@@ -38,7 +38,8 @@ import torch
 import triton
 import triton.language as tl
 
-from kernel_tests.ops.platform import is_interpreter
+from kernel_tests.support.platform import is_interpreter
+from kernel_tests.support.triton_helpers import round_fp32_to_bf16_rne
 
 __all__ = [
     "KRC_K_SHARD",
@@ -66,19 +67,6 @@ _FP8_DTYPE = getattr(torch, "float8_e4m3fn", None)
 
 
 @triton.jit
-def _round_fp32_to_bf16_rne(x):
-    """fp32 -> fp32 holding the round-to-nearest-even bf16 value, with integer ops.
-
-    Storing the result as bf16 is then exact even where the store truncates (the
-    Triton interpreter). Finite inputs only (the GEMM epilogue never sees inf/nan
-    unless its inputs hold them).
-    """
-    bits = x.to(tl.int32, bitcast=True)
-    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & -65536
-    return bits.to(tl.float32, bitcast=True)
-
-
-@triton.jit
 def _epilogue(
     acc, offs_n, offs_m, out_ptr, stride_on, stride_om, bias_ptr, stride_bn, stride_bm,
     scale_a_ptr, scale_b_ptr, N, M,
@@ -92,7 +80,7 @@ def _epilogue(
         bias = tl.load(bias_ptr + offs_n[:, None] * stride_bn + offs_m[None, :] * stride_bm, mask=mask, other=0.0)
         acc = acc + bias.to(tl.float32)
     if ROUND_BF16:
-        acc = _round_fp32_to_bf16_rne(acc)
+        acc = round_fp32_to_bf16_rne(acc)
     out_ptrs = out_ptr + offs_n[:, None] * stride_on + offs_m[None, :] * stride_om
     tl.store(out_ptrs, acc.to(out_ptr.dtype.element_ty), mask=mask)
 

@@ -1,11 +1,13 @@
-"""Shared facts and helpers of the skinny-GEMM suites (tests and fuzzing).
+"""Cases of the skinny-GEMM family: shapes, option values, tolerances, budget, one check per op.
+
+Shared by the table-driven tests, the fuzzing and the error tests.
 
 Shapes, option values and tolerances mirror vLLM's
 ``tests/kernels/quantization/test_rocm_skinny_gemms.py`` (facts, re-stated here).
 Tolerances are computed from the case (dtype, k, xnorm, bias): they travel with the
 case and are never an axis of a covering table.
 
-How results are compared (``kernel_tests.ops.reference.mismatch_report``): an output
+How results are compared (``kernel_tests.support.asserts.mismatch_report``): an output
 element passes when it is within ``atol + rtol * |ref|`` of the fp32 reference, or of
 that reference rounded to the output dtype (what upstream compares against: a reference
 that produced its output in that dtype). The same atol/rtol serve both; the rule and
@@ -15,18 +17,15 @@ the measurements behind it are in docs/kernels.md.
 from __future__ import annotations
 
 import math
-import os
 
-import pytest
 import torch
 
-from kernel_tests.ops.platform import has_fp8, is_interpreter
-from kernel_tests.ops.reference import (
-    assert_close_verbose,
-    linear_ref,
-    quantize_fp8_per_tensor,
-    scaled_fp8_gemm_ref,
-)
+from kernel_tests.skinny_gemm.reference import linear_ref, quantize_fp8_per_tensor, scaled_fp8_gemm_ref
+from kernel_tests.support.asserts import assert_close_verbose
+from kernel_tests.support.budget import InterpreterBudget
+from kernel_tests.support.inputs import generator, pad_rows, uniform
+from kernel_tests.support.marks import requires
+from kernel_tests.support.platform import has_fp8
 
 DTYPES = [torch.bfloat16, torch.float16]
 DTYPE_IDS = ["bfloat16", "float16"]  # pytest would call them dtype0, dtype1
@@ -63,9 +62,9 @@ NKM_WVSPLITK_FP8 = [
     (4, 32768, 28672), (4, 65536, 28672), (4, 65536, 28688), (4, 65552, 28672), (4, 65552, 28688),
 ]
 
-#: Skip mark for the FP8 op; the reason states the requirement.
-requires_fp8 = pytest.mark.skipif(
-    not has_fp8(),
+#: Skip mark for the FP8 op (checked lazily, at test set-up); the reason states the requirement.
+requires_fp8 = requires(
+    has_fp8,
     reason="needs torch.float8_e4m3fn and a device that reads it: CUDA compute capability >= 8.9, "
            "ROCm gfx942/gfx950, or the Triton interpreter",
 )
@@ -103,26 +102,6 @@ def tol_wvsplitk_fp8(k: int, xnorm: bool) -> tuple[float, float]:
 # ----------------------------------------------------------------------------- inputs
 
 
-def generator(seed: int, device: torch.device) -> torch.Generator:
-    """An explicit generator per case (no global seeding)."""
-    return torch.Generator(device=device).manual_seed(seed)
-
-
-def uniform(shape: tuple[int, ...], gen: torch.Generator, device: torch.device, lo: float = -1.0,
-            hi: float = 1.0) -> torch.Tensor:
-    """fp32 uniform in [lo, hi) (computed in place: one tensor of the final size)."""
-    return torch.rand(shape, generator=gen, device=device).mul_(hi - lo).add_(lo)
-
-
-def pad_rows(t: torch.Tensor) -> torch.Tensor:
-    """The same values with every row followed by 256 bytes of padding (row stride
-    ``k + 256 / element_size``): a non-contiguous view, as upstream's ``pad_fp8``."""
-    pad = 256 // t.element_size()
-    buf = torch.zeros((t.shape[0], t.shape[1] + pad), dtype=t.dtype, device=t.device)
-    buf[:, : t.shape[1]] = t
-    return buf[:, : t.shape[1]]
-
-
 def make_bias(bias_mode: int, n: int, m: int, dtype: torch.dtype, gen: torch.Generator,
               device: torch.device) -> torch.Tensor | None:
     """None (mode 0), ``(m,)`` (mode 1) or ``(n, m)`` (mode 2), uniform in [-1, 1)."""
@@ -139,11 +118,6 @@ def xavier(k: int, xnorm: bool) -> float:
 
 # ----------------------------------------------------------------------------- CPU budget
 
-#: Default budget of :func:`interpreter_cost` per case under the Triton interpreter.
-DEFAULT_CPU_BUDGET = 2e7
-BUDGET_ENV = "KERNEL_TESTS_CPU_BUDGET"
-
-
 def interpreter_cost(n: int, k: int, m: int) -> int:
     """Work of one case under the interpreter: weight elements gathered (k * m) times
     the number of 128-row activation blocks (1 for every op here). The interpreter
@@ -151,26 +125,9 @@ def interpreter_cost(n: int, k: int, m: int) -> int:
     return k * m * max(1, math.ceil(n / 128))
 
 
-def cpu_budget() -> float:
-    raw = os.environ.get(BUDGET_ENV)
-    if raw is None or not raw.strip():
-        return DEFAULT_CPU_BUDGET
-    try:
-        value = float(raw)
-    except ValueError:
-        raise pytest.UsageError(f"{BUDGET_ENV}={raw!r} must be a number (cost units, e.g. 2e7; 'inf' runs all)")
-    return value
-
-
-def skip_if_over_budget(n: int, k: int, m: int) -> None:
-    """Under the Triton interpreter, skip a case whose cost exceeds the budget; the
-    reason says so. On a GPU every case runs."""
-    if not is_interpreter():
-        return
-    cost, budget = interpreter_cost(n, k, m), cpu_budget()
-    if cost > budget:
-        pytest.skip(f"too large for the Triton interpreter: cost {cost:.2g} > budget {budget:.2g} "
-                    f"({BUDGET_ENV}; cost = k*m weight elements gathered)")
+#: The family's interpreter budget: ``BUDGET.skip_if_over(n, k, m)``.
+BUDGET = InterpreterBudget(env="KERNEL_TESTS_CPU_BUDGET", default=2e7, cost=interpreter_cost,
+                           unit="k*m weight elements gathered")
 
 
 # ----------------------------------------------------------------------------- one case per op

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from kernel_tests.skinny_common import requires_fp8
+from kernel_tests.skinny_gemm.cases import requires_fp8
 
 F16 = torch.float16
 
@@ -159,7 +159,7 @@ def test_bad_cu_count(backend, device, cu):
 
 
 def test_fits_wvsplitkrc_rule():
-    from kernel_tests.ops.triton.skinny_gemm import fits_wvsplitkrc
+    from kernel_tests.skinny_gemm.kernels import fits_wvsplitkrc
 
     # next_pow2(n) * m * ceil(k/512) <= 128*1024*12 and ceil(m/64)*ceil(k/512)*min(np2/16, 4) <= cu
     assert fits_wvsplitkrc(13, 2880, 128, 256)            # 16*128*6 floats, 2*6*1 CUs

@@ -4,8 +4,8 @@ Upstream (vLLM's ROCm skinny-GEMM tests) ran these as a full product, 11040 case
 then cut the option axes by hand to pairwise lists, 2644 cases. Here the option axes go
 through ``@pairwise`` (6 rows per test, every pair of option values covered) while the
 shapes stay an ordinary full-product parametrize; ``--pairwise-mode=full`` gives back
-all 11040. Inputs, references and tolerances: ``skinny_common.py``. Shape fuzzing:
-``test_skinny_gemms_fuzz.py``. Bad inputs: ``test_skinny_gemms_errors.py``.
+all 11040. Inputs, references and tolerances: ``cases.py``. Shape fuzzing:
+``test_fuzz.py``. Bad inputs: ``test_errors.py``.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from __future__ import annotations
 import pytest
 import torch
 
-from kernel_tests.ops.triton.skinny_gemm import fits_wvsplitkrc
-from kernel_tests.skinny_common import (
+from kernel_tests.skinny_gemm.cases import (
     BIAS_MODES,
+    BUDGET,
     DTYPE_IDS,
     DTYPES,
     K_WVSPLITKRC,
@@ -31,8 +31,8 @@ from kernel_tests.skinny_common import (
     check_wvsplitk_fp8,
     check_wvsplitkrc,
     requires_fp8,
-    skip_if_over_budget,
 )
+from kernel_tests.skinny_gemm.kernels import fits_wvsplitkrc
 from pairwise_param import pairwise
 
 
@@ -43,7 +43,7 @@ from pairwise_param import pairwise
 @pytest.mark.parametrize("seed", SEEDS)
 @torch.inference_mode()
 def test_llmm1(backend, device, n, k, m, dtype, rows_per_block, seed):
-    skip_if_over_budget(n, k, m)
+    BUDGET.skip_if_over(n, k, m)
     check_llmm1(backend, device, n, k, m, dtype, rows_per_block, seed)
 
 
@@ -53,7 +53,7 @@ def test_llmm1(backend, device, n, k, m, dtype, rows_per_block, seed):
 @pytest.mark.parametrize("seed", SEEDS)
 @torch.inference_mode()
 def test_wvsplitk(backend, device, cu_count, n, k, m, dtype, padded_a, padded_b, bias_mode, xnorm, seed):
-    skip_if_over_budget(n, k, m)
+    BUDGET.skip_if_over(n, k, m)
     check_wvsplitk(backend, device, cu_count, n, k, m, dtype, padded_a, padded_b, bias_mode, xnorm, seed)
 
 
@@ -67,7 +67,7 @@ def test_wvsplitkrc(backend, device, cu_count, n, k, m, dtype, padded_a, bias_mo
     if not fits_wvsplitkrc(n, k, m, cu_count):
         pytest.skip(f"does not fit wvSplitKrc (fits_wvsplitkrc): next_pow2(n)*m*ceil(k/512) > 128*1024*12 "
                     f"workspace floats or ceil(m/64)*ceil(k/512)*min(next_pow2(n)/16, 4) > cu_count={cu_count}")
-    skip_if_over_budget(n, k, m)
+    BUDGET.skip_if_over(n, k, m)
     check_wvsplitkrc(backend, device, cu_count, n, k, m, dtype, padded_a, bias_mode, xnorm, seed)
 
 
@@ -78,5 +78,5 @@ def test_wvsplitkrc(backend, device, cu_count, n, k, m, dtype, padded_a, bias_mo
 @pytest.mark.parametrize("seed", SEEDS)
 @torch.inference_mode()
 def test_wvsplitk_fp8(backend, device, cu_count, n, k, m, dtype, padded_a, padded_b, biased, xnorm, seed):
-    skip_if_over_budget(n, k, m)
+    BUDGET.skip_if_over(n, k, m)
     check_wvsplitk_fp8(backend, device, cu_count, n, k, m, dtype, padded_a, padded_b, biased, xnorm, seed)

@@ -1,7 +1,8 @@
 """Capability predicates for the kernel suites (no pytest here: benchmarks use it too).
 
-Every predicate is cheap and side-effect free; skip marks built from them live in
-``kernel_tests/conftest.py`` and state the requirement in their reason.
+Every predicate is cheap and side-effect free, and none runs at import time: skip marks
+built from them (:mod:`kernel_tests.support.marks`) call them when a test is set up, and
+the probes that touch the device are cached after their first call.
 """
 
 from __future__ import annotations

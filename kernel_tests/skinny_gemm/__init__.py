@@ -1,0 +1,1 @@
+"""The skinny-GEMM family: vLLM's ROCm skinny-GEMM ops (LLMM1, wvSplitK, wvSplitKrc, wvSplitKQ)."""
