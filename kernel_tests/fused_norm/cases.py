@@ -18,17 +18,14 @@ from typing import Any
 import pytest
 import torch
 
-from kernel_tests.fused_norm._support import (
-    InterpreterBudget,
-    assert_close_verbose,
-    generator,
-    uniform,
-)
 from kernel_tests.fused_norm.kernels import DTYPES, LAYOUTS, NORM_TYPES
 from kernel_tests.fused_norm.reference import (
     reference_fused_residual_norm_scale_shift,
     reference_norm_scale_shift,
 )
+from kernel_tests.support.asserts import assert_close_verbose
+from kernel_tests.support.budget import InterpreterBudget
+from kernel_tests.support.inputs import generator, uniform
 
 __all__ = [
     "BUDGET",

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from kernel_tests.fused_norm._support import BackendSelector
 from kernel_tests.fused_norm.backend import load_triton
 from kernel_tests.fused_norm.native import load_native
+from kernel_tests.support.backends import BackendSelector
 
 _BACKENDS = BackendSelector("fused_norm", {"triton": load_triton, "native": load_native})
 

@@ -45,7 +45,8 @@ import torch
 import triton
 import triton.language as tl
 
-from kernel_tests.fused_norm._support import is_interpreter
+from kernel_tests.support.platform import is_interpreter
+from kernel_tests.support.triton_helpers import round_fp32_to_bf16_rne
 
 __all__ = [
     "DTYPES",
@@ -70,15 +71,6 @@ MAX_BLOCK_C = 8192
 
 
 # --------------------------------------------------------------------------- kernels
-
-
-@triton.jit
-def _round_fp32_to_bf16_rne(x):
-    """fp32 -> fp32 holding the round-to-nearest-even bf16 value (integer ops), so a
-    truncating bf16 store (the interpreter's) stores the correctly rounded value."""
-    bits = x.to(tl.int32, bitcast=True)
-    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & -65536
-    return bits.to(tl.float32, bitcast=True)
 
 
 @triton.jit
@@ -108,14 +100,14 @@ def _modulate_store(xhat, offs, mask, w_ptr, stride_w, b_ptr, stride_bias, sc_ro
     shift = tl.load(sh_row + offs * sh_sc, mask=mask, other=0.0).to(tl.float32)
     y = xhat * (1.0 + scale) + shift
     if ROUND_BF16:
-        y = _round_fp32_to_bf16_rne(y)
+        y = round_fp32_to_bf16_rne(y)
     tl.store(y_row + offs, y.to(y_row.dtype.element_ty), mask=mask)
 
 
 @triton.jit
 def _store_residual(r, offs, mask, ro_row, ROUND_BF16: tl.constexpr):
     if ROUND_BF16:
-        r = _round_fp32_to_bf16_rne(r)
+        r = round_fp32_to_bf16_rne(r)
     tl.store(ro_row + offs, r.to(ro_row.dtype.element_ty), mask=mask)
 
 

@@ -21,8 +21,8 @@ from typing import Any
 
 import torch
 
-from kernel_tests.fused_norm._support import BackendUnavailable
 from kernel_tests.fused_norm.cases import Backend
+from kernel_tests.support.backends import BackendUnavailable
 
 #: Upstream's fixed epsilon and original hidden-size granule.
 UPSTREAM_EPS = 1e-6

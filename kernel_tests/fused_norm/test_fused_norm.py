@@ -56,7 +56,6 @@ from __future__ import annotations
 import pytest
 import torch
 
-from kernel_tests.fused_norm._support import mismatch_report
 from kernel_tests.fused_norm.cases import (
     BUDGET,
     DTYPES,
@@ -79,6 +78,7 @@ from kernel_tests.fused_norm.reference import (
     reference_fused_residual_norm_scale_shift,
     reference_norm_scale_shift,
 )
+from kernel_tests.support.asserts import mismatch_report
 from pairwise_param import pairwise
 
 FUSED_OPTIONS = {
