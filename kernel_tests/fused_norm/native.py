@@ -29,6 +29,22 @@ UPSTREAM_EPS = 1e-6
 UPSTREAM_ALIGNED_DIM = 5120
 
 
+def upstream_unsupported(C: int, dtype: torch.dtype, eps: float,
+                         supports: Callable[[int, float], bool] | None = None) -> str | None:
+    """Why a case is outside upstream's contract (the skip reason), or None.
+
+    ``supports``: the installed sglang's ``flydsl_norm_supports(C, eps)`` when it has one;
+    otherwise the original kernel's rule ``C % 5120 == 0``."""
+    if dtype != torch.bfloat16:
+        return f"upstream FlyDSL kernels compute bf16 only, not {str(dtype).replace('torch.', '')}"
+    if eps != UPSTREAM_EPS:
+        return f"upstream FlyDSL kernels ignore eps and use {UPSTREAM_EPS}; eps={eps} cannot be tested"
+    fits = supports(C, eps) if supports is not None else C % UPSTREAM_ALIGNED_DIM == 0
+    if not fits:
+        return f"upstream FlyDSL kernels do not support hidden size C={C}"
+    return None
+
+
 def _import_ops() -> tuple[Callable[..., Any], Callable[..., Any], Callable[[int, float], bool] | None]:
     errors = []
     try:  # current layout: one facade
@@ -54,15 +70,8 @@ def load_native() -> Backend:
                                  "for sglang's FlyDSL kernels")
     fused, nss, supports = _import_ops()
 
-    def unsupported(*, op: str, C: int, dtype: torch.dtype, eps: float, **_: Any) -> str | None:
-        if dtype != torch.bfloat16:
-            return f"upstream FlyDSL kernels compute bf16 only, not {str(dtype).replace('torch.', '')}"
-        if eps != UPSTREAM_EPS:
-            return f"upstream FlyDSL kernels ignore eps and use {UPSTREAM_EPS}; eps={eps} cannot be tested"
-        fits = supports(C, eps) if supports is not None else C % UPSTREAM_ALIGNED_DIM == 0
-        if not fits:
-            return f"upstream FlyDSL kernels do not support hidden size C={C}"
-        return None
+    def unsupported(*, C: int, dtype: torch.dtype, eps: float, **_: Any) -> str | None:
+        return upstream_unsupported(C, dtype, eps, supports)
 
     def fused_op(residual: torch.Tensor, x: torch.Tensor, gate: torch.Tensor | None,
                  weight: torch.Tensor | None, bias: torch.Tensor | None, scale: torch.Tensor,

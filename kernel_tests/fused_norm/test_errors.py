@@ -9,10 +9,14 @@ these are tests of the Triton launchers only.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import torch
 
 from kernel_tests.fused_norm.kernels import fused_residual_norm_scale_shift, norm_scale_shift
+from kernel_tests.fused_norm.native import load_native, upstream_unsupported
+from kernel_tests.support.backends import BackendUnavailable
 
 B, L, C = 2, 4, 8
 F32 = torch.float32
@@ -113,3 +117,37 @@ def test_every_documented_layout_is_accepted(layout_shape):
     """The counterpart of the rejections: each accepted shape (batch 1 broadcasting) runs."""
     y, res_out = fused(scale=_t(*layout_shape), shift=_t(*layout_shape), gate=_t(*layout_shape))
     assert y.shape == res_out.shape == (B, L, C)
+
+
+# ----------------------------------------------------------------------------- native backend contract
+
+
+@pytest.mark.parametrize("C,dtype,eps,reason", [
+    (5120, torch.bfloat16, 1e-6, None),
+    (10240, torch.bfloat16, 1e-6, None),
+    (5120, torch.float16, 1e-6, r"compute bf16 only, not float16"),
+    (5120, torch.bfloat16, 1e-5, r"ignore eps and use 1e-06; eps=1e-05 cannot be tested"),
+    (3072, torch.bfloat16, 1e-6, r"do not support hidden size C=3072"),
+], ids=["5120", "10240", "fp16", "eps 1e-5", "C 3072"])
+def test_native_contract_without_predicate(C, dtype, eps, reason):
+    """Upstream's original rule (no ``flydsl_norm_supports``): bf16, eps 1e-6, C % 5120."""
+    got = upstream_unsupported(C, dtype, eps)
+    if reason is None:
+        assert got is None
+    else:
+        assert got is not None and re.search(reason, got), got
+
+
+def test_native_contract_uses_upstream_predicate():
+    """With the installed sglang's ``flydsl_norm_supports``, its answer decides the size."""
+    assert upstream_unsupported(3072, torch.bfloat16, 1e-6, lambda c, e: c % 1024 == 0) is None
+    assert upstream_unsupported(5120, torch.bfloat16, 1e-6, lambda c, e: False) is not None
+
+
+def test_native_backend_names_its_requirement():
+    """Off ROCm (or without sglang's FlyDSL ops) the native backend is unavailable, and
+    the reason says what it needs."""
+    if torch.version.hip is not None and torch.cuda.is_available():
+        pytest.skip("a ROCm GPU is present; the native backend may load here")
+    with pytest.raises(BackendUnavailable, match=r"needs a ROCm GPU \(gfx950\)"):
+        load_native()

@@ -230,6 +230,8 @@ def test_fp32_parameters_on_bf16_inputs(backend, device, norm_type):
 @torch.inference_mode()
 def test_scalar_modulation_shapes(backend, device, shape):
     """A scalar scale/shift/gate may be 0-d or [1]; both broadcast over [B, L, C]."""
+    if backend.name == "native":
+        pytest.skip("upstream's FlyDSL kernels compute bf16 only (this case is fp32)")
     B, L, C = 2, 3, 64
     gen = torch.Generator(device=device).manual_seed(3)
     residual, x = (torch.rand((B, L, C), generator=gen, device=device) for _ in range(2))
