@@ -242,6 +242,34 @@ def test_scalar_modulation_shapes(backend, device, shape):
     assert mismatch_report(y, expected, TOLERANCES[torch.float32].y_atol, TOLERANCES[torch.float32].y_rtol) is None
 
 
+@pytest.mark.parametrize("norm_type", NORM_TYPES)
+@torch.inference_mode()
+def test_strided_modulation_and_parameters(backend, device, norm_type):
+    """Views with channel strides != 1 (every other element of a buffer) and a transposed
+    per-row scale: the launchers pass each tensor's own strides, nothing is copied."""
+    if backend.name == "native":
+        pytest.skip("upstream's FlyDSL kernels compute bf16 only (this case is fp32)")
+    B, L, C = 2, 4, 96
+    gen = torch.Generator(device=device).manual_seed(5)
+
+    def u(*shape):
+        return torch.rand(shape, generator=gen, device=device) * 2 - 1
+
+    residual, x = u(B, L, C), u(B, L, C)
+    gate = u(B, 1, 2 * C)[..., ::2]                 # [B, 1, C], channel stride 2
+    scale = u(B, C, L).transpose(1, 2)               # [B, L, C], channel stride L
+    shift = u(2 * C)[1::2]                           # [C], stride 2
+    weight, bias = u(3 * C)[::3], u(2 * C)[::2]
+    assert not (gate.is_contiguous() or scale.is_contiguous() or shift.is_contiguous())
+    y, res_out = backend.fused_residual_norm_scale_shift(residual, x, gate, weight, bias, scale, shift,
+                                                         norm_type, 1e-6)
+    y_ref, r_ref = reference_fused_residual_norm_scale_shift(residual, x, gate, weight, bias, scale, shift,
+                                                             norm_type, 1e-6)
+    tol = TOLERANCES[torch.float32]
+    assert mismatch_report(res_out, r_ref, tol.res_atol, tol.res_rtol) is None
+    assert mismatch_report(y, y_ref, tol.y_atol, tol.y_rtol) is None
+
+
 @torch.inference_mode()
 def test_per_frame_layout_repeats_each_frame(device):
     """The reference's per-frame expansion: frame f covers rows f*L/F .. (f+1)*L/F - 1
