@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from pairwise_param.cache import TableCache, build_table, feasible_count, full_rows, table_key
+from pairwise_param.plugin.tables import TableCache, build_table, table_key
+from pairwise_param.product import feasible_count, full_rows
 from pairwise_param.model import Model
 
 AXES = {"dtype": ["fp16", "bf16", "fp32"], "bias": [0, 1, 2], "x": [False, True], "y": ["a", "b"]}

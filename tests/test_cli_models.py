@@ -14,7 +14,7 @@ from pairwise_param.cli import main
 from pairwise_param.cli.main import ExitCode
 from pairwise_param.coverage import measure
 from pairwise_param.errors import InvalidConstraint, InvalidModel, PairwiseError, StrengthError
-from pairwise_param.modelfile import load_model, parse_model
+from pairwise_param.cli.modelfile import load_model, parse_model
 
 TOML = """
 name = "krc options"

@@ -16,8 +16,8 @@ import pytest
 
 from pairwise_param.cli import main
 from pairwise_param.cli.main import ExitCode
-from pairwise_param.cli.render import SCHEMA_VERSION, fmt_percent
-from pairwise_param.cli.schema import REPORT_SCHEMA
+from pairwise_param.report.render import SCHEMA_VERSION, fmt_percent
+from pairwise_param.report.schema import REPORT_SCHEMA
 
 
 # -- helpers -----------------------------------------------------------------------------------------
@@ -379,9 +379,9 @@ def test_schema_file_matches_module() -> None:
     from pathlib import Path
 
     # the checkout's copy (tox tests an installed wheel, which may not ship the file)
-    path = Path(__file__).resolve().parents[1] / "pairwise_param" / "cli" / "report.schema.json"
+    path = Path(__file__).resolve().parents[1] / "pairwise_param" / "report" / "report.schema.json"
     assert json.loads(path.read_text()) == json.loads(json.dumps(REPORT_SCHEMA)), (
-        "regenerate with: pairwise-param report --print-schema > pairwise_param/cli/report.schema.json"
+        "regenerate with: pairwise-param report --print-schema > pairwise_param/report/report.schema.json"
     )
 
 
@@ -532,8 +532,8 @@ def test_report_module_does_not_import_torch() -> None:
     code = textwrap.dedent(
         """
         import sys
-        import pairwise_param.report, pairwise_param.cli.main, pairwise_param.cli.render
-        import pairwise_param.modelfile, pairwise_param.plot
+        import pairwise_param.report, pairwise_param.cli.main, pairwise_param.report.render
+        import pairwise_param.cli.modelfile, pairwise_param.report.plot
         bad = [m for m in ("torch", "numpy", "matplotlib", "triton") if m in sys.modules]
         assert not bad, bad
         """

@@ -83,7 +83,7 @@ def test_reserved_name_used_as_axis(name: str) -> None:
     ("kwargs", "match"),
     [
         ({"mode": "fast"}, "mode='fast' is not a mode; use 'cover' or 'full'"),
-        ({"effort": -1}, "effort=-1 must be an int >= 0"),
+        ({"effort": -1}, "effort must be an int >= 0, got effort=-1"),  # EngineOptions decides
         ({"strength": True}, "'strength' is an option"),
         ({"constraints": lambda a: True}, "must be a list of predicates"),
         ({"ids": {"a": "x"}}, r"ids\['a'\]='x' must be a callable"),
@@ -101,7 +101,36 @@ def test_bad_options(kwargs: dict, match: str) -> None:
 
 def test_axis_in_mapping_and_keyword_is_an_error() -> None:
     with pytest.raises(DuplicateAxis, match="'a' is given both in the mapping and as a keyword"):
-        pairwise({"a": [1]}, a=[2])
+
+        @pairwise({"a": [1]}, a=[2])
+        def test_x(a):  # type: ignore[no-untyped-def]
+            pass
+
+
+# Regression (issue 8, defect 5): errors raised while @pairwise(...) is applied name the test,
+# as the docs promise -- also those about the axes themselves, which used to be raised by the
+# call pairwise(...) before the test was known.
+@pytest.mark.parametrize(
+    ("args", "kwargs", "error"),
+    [
+        (({"a": [1]},), {"a": [2]}, DuplicateAxis),
+        (([("a", [1])],), {}, InvalidArgument),
+        ((), {}, InvalidArgument),
+        ((), {"a": (pytest.param(1, 2),)}, InvalidArgument),
+        ((), {"a": [1], "effort": -1}, InvalidArgument),
+        ((), {"a": [1], "constraints": [42]}, InvalidArgument),
+    ],
+)
+def test_every_decoration_error_names_the_test(args: tuple, kwargs: dict, error: type) -> None:
+    decorate = pairwise(*args, **kwargs)  # nothing is checked before the test is known
+    with pytest.raises(error) as info:
+
+        @decorate
+        def test_named_here(a):  # type: ignore[no-untyped-def]
+            pass
+
+    assert str(info.value).startswith("in "), str(info.value)
+    assert info.value.where is not None and info.value.where.endswith("test_named_here")
 
 
 def test_no_axis_and_bad_mapping() -> None:
@@ -112,7 +141,10 @@ def test_no_axis_and_bad_mapping() -> None:
             pass
 
     with pytest.raises(InvalidArgument, match="mapping of axis name -> values"):
-        pairwise([("a", [1])])  # type: ignore[arg-type]
+
+        @pairwise([("a", [1])])  # type: ignore[arg-type]
+        def test_y():  # type: ignore[no-untyped-def]
+            pass
 
 
 def test_model_errors_are_deferred_to_collection() -> None:
@@ -145,7 +177,7 @@ def test_importing_pairwise_param_does_not_import_pytest_or_hypothesis() -> None
     import sys
 
     code = (
-        "import sys, pairwise_param, pairwise_param.pytest_plugin as _p\n"
+        "import sys, pairwise_param, pairwise_param.plugin.hooks as _p\n"
         "bad = [m for m in ('hypothesis', 'torch', 'numpy') if m in sys.modules]\n"
         "assert not bad, bad\n"
     )

@@ -189,7 +189,7 @@ def test_strength_out_of_range(t):
         Model({"dtype": [1, 2], "bias": [0, 1], "xnorm": [0, 1]}, strength=t, where=WHERE)
 
 
-@pytest.mark.parametrize("t", ["2", 2.0, True, None])
+@pytest.mark.parametrize("t", ["2", 2.0, True])
 def test_strength_not_an_int(t):
     with raises(E.InvalidArgument, f"strength={t!r}"):
         Model({"a": [1, 2], "b": [1, 2]}, strength=t, where=WHERE)
@@ -244,9 +244,15 @@ def test_constraint_naming_no_axis():
         Model({"a": [1, 2], "b": [1]}, constraints=[lambda: True], where=WHERE)
 
 
-def test_constraint_not_callable():
-    with raises(E.InvalidArgument, "callables"):
-        Model({"a": [1, 2], "b": [1]}, constraints=["a != 1"], where=WHERE)
+def test_constraint_neither_callable_nor_rule():
+    with raises(E.InvalidArgument, "neither a predicate over axis names nor a rule"):
+        Model({"a": [1, 2], "b": [1]}, constraints=[42], where=WHERE)
+
+
+def test_constraint_rule_with_a_typo_names_the_test_and_the_entry():
+    # a declarative rule is compiled by the model, so its errors name the test and the entry
+    with raises(E.InvalidConstraint, "constraints[1]: axis 'a' has no value 3"):
+        Model({"a": [1, 2], "b": [1]}, constraints=["a != 2 or b == 1", {"never": {"a": 3}}], where=WHERE)
 
 
 def test_constraints_given_as_single_callable():

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pairwise_param import Model
 from pairwise_param.errors import InvalidArgument
-from pairwise_param.hypothesis import covering_examples, rows
+from pairwise_param.strategies import covering_examples, rows
 
 AXES = {"dtype": ["fp16", "bf16", "fp32"], "bias": [0, 1, 2], "x": [False, True]}
 

@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from pairwise_param.ids import axis_segments, row_ids, value_id
+from pairwise_param.plugin.ids import axis_segments, row_ids
+from pairwise_param.values import value_id
 
 
 class Color(enum.Enum):
@@ -85,7 +86,7 @@ def test_row_ids() -> None:
 
 def test_ids_stable_across_hash_seeds() -> None:
     code = (
-        "from pairwise_param.ids import row_ids\n"
+        "from pairwise_param.plugin.ids import row_ids\n"
         "axes=[(['s'], [frozenset({'a','b','c'}), 'x', ('p','q')]), (['t'], [None, 1.5])]\n"
         "print(row_ids(axes, [(0,0),(1,1),(2,0)]))\n"
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pairwise_param import modes
+from pairwise_param.plugin import modes
 
 SUITE = """
 from pairwise_param import pairwise

@@ -1,6 +1,6 @@
-"""Rendering a :class:`~pairwise_param.report.SuiteReport`: terminal table,
+"""Rendering a :class:`~pairwise_param.report.types.SuiteReport`: terminal table,
 Markdown (CI step summaries, PR comments) and JSON (schema in
-:mod:`pairwise_param.cli.schema`, documented in ``docs/cli.md``).
+:mod:`pairwise_param.report.schema`, documented in ``docs/cli.md``).
 
 Pure functions from a report to text; nothing here prints.
 """
@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from pairwise_param._version import __version__
-from pairwise_param.report import StrengthCoverage, SuiteReport, TableReport, TestReport
+from pairwise_param.coverage.types import fails_under
+from pairwise_param.report.types import StrengthCoverage, SuiteReport, TableReport, TestReport
 
 __all__ = ["SCHEMA_ID", "SCHEMA_VERSION", "fmt_percent", "render_json", "render_markdown", "render_terminal", "to_json"]
 
@@ -47,7 +48,7 @@ def _cov_cell(test: TestReport, t: int, fail_under: float | None) -> str:
     if c is None:
         return "n/a"
     text = fmt_percent(c.percent, c.complete)
-    if fail_under is not None and c.percent + 1e-9 < fail_under:
+    if fail_under is not None and fails_under(c.percent, fail_under):
         text += " !"
     return text
 
@@ -363,7 +364,7 @@ def to_json(report: SuiteReport, *, show_missing: bool = False, exit_code: int =
                 "coverage": worst,
                 "below_fail_under": bool(
                     report.fail_under is not None
-                    and any(c.percent + 1e-9 < report.fail_under for tb in test.tables for c in tb.coverage)
+                    and any(fails_under(c.percent, report.fail_under) for tb in test.tables for c in tb.coverage)
                 ),
             }
         )

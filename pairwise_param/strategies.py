@@ -29,7 +29,7 @@ try:
     from hypothesis import strategies as st
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
-        "pairwise_param.hypothesis needs Hypothesis: pip install 'pairwise-param[hypothesis]'"
+        "pairwise_param.strategies needs Hypothesis: pip install 'pairwise-param[hypothesis]'"
     ) from exc
 
 from pairwise_param.errors import InvalidArgument
@@ -147,7 +147,7 @@ def covering_examples(
     wrap the function before ``@given`` sees it, or above it: Hypothesis
     accepts both orders).
     """
-    from pairwise_param.table import build_array
+    from pairwise_param.covering import build_array
 
     model = _as_model(
         model_or_axes,

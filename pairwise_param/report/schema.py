@@ -2,7 +2,7 @@
 
 ``pairwise-param report --print-schema`` prints it; ``docs/cli.md`` explains
 each field; the tests validate every JSON report against it.  Compatible
-additions (new keys) keep :data:`~pairwise_param.cli.render.SCHEMA_VERSION`;
+additions (new keys) keep :data:`~pairwise_param.report.render.SCHEMA_VERSION`;
 anything else bumps it.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pairwise_param.cli.render import SCHEMA_ID, SCHEMA_VERSION
+from pairwise_param.report.render import SCHEMA_ID, SCHEMA_VERSION
 
 __all__ = ["REPORT_SCHEMA"]
 

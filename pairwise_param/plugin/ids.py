@@ -27,45 +27,16 @@ value text of that axis (the ``name=`` prefix stays); a single callable
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+
+from pairwise_param.values import value_id
 
 if TYPE_CHECKING:
     IdsOption = Mapping[str, Callable[[Any], Any]] | Callable[[str, Any], Any] | None
 
 __all__ = ["axis_segments", "row_ids", "value_id", "with_value_ids"]
 
-_ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
-_MAX_REPR = 40
-
-
-def value_id(value: Any, position: int = 0) -> str:
-    """The default short text of one value (see the module docstring)."""
-    t = type(value)
-    if t.__module__ == "torch" and t.__name__ == "dtype":
-        return str(value).replace("torch.", "")
-    # (enum members that are ints, IntEnum, are handled below)
-    if (value is None or isinstance(value, (bool, int, float, complex))) and not hasattr(t, "__members__"):
-        return repr(value)
-    if hasattr(value, "name") and hasattr(t, "__members__"):  # enum member
-        return str(value.name)
-    if isinstance(value, str):
-        return value if value else "''"
-    if isinstance(value, bytes):
-        return repr(value)
-    if isinstance(value, tuple):
-        return "(" + ",".join(value_id(v, position) for v in value) + ")"
-    if isinstance(value, frozenset):  # repr order depends on the hash seed: sort
-        return "{" + ",".join(sorted(value_id(v, position) for v in value)) + "}"
-    if isinstance(value, type) or callable(value) and hasattr(value, "__name__"):
-        name = getattr(value, "__name__", None)
-        if isinstance(name, str) and name and name != "<lambda>":
-            return name
-    text = repr(value)
-    if len(text) <= _MAX_REPR and not _ADDRESS.search(text) and "\n" not in text:
-        return text
-    return f"<{t.__name__}>#{position}"
 
 
 def _custom(ids: IdsOption, argname: str, value: Any) -> str | None:

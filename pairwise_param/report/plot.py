@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pairwise_param.errors import InvalidArgument
-from pairwise_param.report import TableReport, cumulative_series
+from pairwise_param.report.analyze import cumulative_series
+from pairwise_param.report.types import TableReport
 
 __all__ = ["SUPPORTED_SUFFIXES", "MissingExtra", "plot_coverage"]
 

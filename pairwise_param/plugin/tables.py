@@ -17,8 +17,10 @@ a foreign engine version) is ignored and rebuilt, then overwritten.  Writes
 racing between xdist workers are harmless: all write the same bytes, and a
 torn read fails JSON parsing and is rebuilt.
 
-Full mode needs no engine: rows are the full product in lexicographic order
-(user value order), minus rows that break a constraint; it is not cached.
+Full mode needs no engine: its rows are :func:`pairwise_param.product.full_rows`
+(the full product minus rows that break a constraint); it is not cached.
+Cover mode runs the engine through :func:`pairwise_param.covering.run_engine`,
+the same function ``cover()`` uses, so both return the same rows.
 """
 
 from __future__ import annotations
@@ -26,31 +28,20 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pairwise_param.model import Model
+from pairwise_param.product import feasible_count, full_rows
 
-__all__ = [
-    "FORMAT",
-    "Table",
-    "TableCache",
-    "build_table",
-    "feasible_count",
-    "full_rows",
-    "table_key",
-]
+if TYPE_CHECKING:
+    from pairwise_param.engine import TupleRef
+
+__all__ = ["FORMAT", "Table", "TableCache", "build_table", "table_key"]
 
 #: Bump when the entry layout changes.
 FORMAT = 1
 _PREFIX = "pairwise_param/tables/"
-#: Above this many combinations in one constrained component, the feasible
-#: full-product count is reported as the unconstrained product.
-_COUNT_LIMIT = 1_000_000
-
-TupleRef = tuple[tuple[int, ...], tuple[int, ...]]
-
 
 class CacheLike(Protocol):
     def get(self, key: str, default: Any) -> Any: ...
@@ -59,22 +50,13 @@ class CacheLike(Protocol):
 
 @dataclass(frozen=True)
 class Table:
+    """A table as the plugin keeps it: index rows, infeasible t-tuples, the
+    construction used, and the feasible full-product count."""
+
     rows: tuple[tuple[int, ...], ...]
     infeasible: tuple[TupleRef, ...]
     method: str
     full_count: int  # feasible rows of the full product (what full mode runs)
-
-    def describe_infeasible(self, model: Model, limit: int = 10) -> str:
-        items = []
-        for scope, values in self.infeasible[:limit]:
-            from pairwise_param.model import value_label
-
-            cells = ", ".join(
-                f"{model.axes[a].name}={value_label(model.axes[a].values[v])}" for a, v in zip(scope, values)
-            )
-            items.append("{" + cells + "}")
-        more = len(self.infeasible) - limit
-        return ", ".join(items) + (f" (+{more} more)" if more > 0 else "")
 
 
 def _engine_version() -> str:
@@ -89,88 +71,17 @@ def table_key(model: Model, mode: str, effort: int, seed: int) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:40]
 
 
-# -- full product ---------------------------------------------------------------
-def _checks_by_axis(model: Model) -> list[list[Any]]:
-    """Exclusions grouped by the last axis of their scope (checked when it is assigned)."""
-    by_last: list[list[Any]] = [[] for _ in model.axes]
-    for ex in model.exclusions:
-        by_last[max(ex.scope)].append(ex)
-    return by_last
-
-
-def _enumerate(
-    sizes: Sequence[int], axes: Sequence[int], by_last: list[list[Any]]
-) -> Iterator[dict[int, int]]:
-    """Valid assignments of ``axes`` (in order), lexicographic, pruned early."""
-    work: dict[int, int] = {}
-    n = len(axes)
-
-    def rec(i: int) -> Iterator[dict[int, int]]:
-        if i == n:
-            yield work
-            return
-        a = axes[i]
-        for v in range(sizes[a]):
-            work[a] = v
-            ok = True
-            for ex in by_last[a]:
-                if all(b in work for b in ex.scope) and tuple(work[b] for b in ex.scope) in ex.forbidden:
-                    ok = False
-                    break
-            if ok:
-                yield from rec(i + 1)
-        del work[a]
-
-    return rec(0)
-
-
-def full_rows(model: Model) -> tuple[tuple[int, ...], ...]:
-    """Every row of the full product that breaks no constraint, lexicographic."""
-    sizes = model.sizes
-    by_last = _checks_by_axis(model)
-    order = list(range(len(sizes)))
-    return tuple(tuple(w[a] for a in order) for w in _enumerate(sizes, order, by_last))
-
-
-def feasible_count(model: Model) -> int:
-    """Rows of the full product that break no constraint (counted per
-    constrained component; the unconstrained product if a component is too
-    large to count)."""
-    sizes = model.sizes
-    total = 1
-    constrained: set[int] = set()
-    by_last = _checks_by_axis(model)
-    for comp in model.feasibility.components:
-        space = 1
-        for a in comp:
-            space *= sizes[a]
-        constrained.update(comp)
-        if space > _COUNT_LIMIT:
-            return model.full_product
-        total *= sum(1 for _ in _enumerate(sizes, sorted(comp), by_last))
-    for a, s in enumerate(sizes):
-        if a not in constrained:
-            total *= s
-    return total
-
-
 def build_table(model: Model, mode: str, effort: int = 0, seed: int = 0) -> Table:
     """Compute a table without any cache."""
     count = feasible_count(model)
     if mode == "full":
         rows = full_rows(model)
         return Table(rows, (), "full", len(rows))
-    from pairwise_param.engine import EngineOptions, generate
+    from pairwise_param.covering import engine_options, run_engine
 
-    generated = generate(model.index_model, EngineOptions(effort=effort, seed=seed), model.feasibility)
-    seen: set[tuple[int, ...]] = set()
-    rows_list = []
-    for r in generated.rows:  # a repeated row adds no coverage and would repeat an id
-        if r not in seen:
-            seen.add(r)
-            rows_list.append(tuple(r))
+    generated = run_engine(model, engine_options(effort, seed, model.where))
     infeasible = tuple((tuple(s), tuple(v)) for s, v in generated.infeasible)
-    return Table(tuple(rows_list), infeasible, str(generated.method), count)
+    return Table(tuple(tuple(r) for r in generated.rows), infeasible, str(generated.method), count)
 
 
 # -- the on-disk cache ------------------------------------------------------------
