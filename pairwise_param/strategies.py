@@ -32,6 +32,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "pairwise_param.strategies needs Hypothesis: pip install 'pairwise-param[hypothesis]'"
     ) from exc
 
+from pairwise_param.constraints import constraint_list
 from pairwise_param.errors import InvalidArgument
 from pairwise_param.model import Model
 
@@ -51,9 +52,8 @@ def _as_model(
 ) -> Model:
     from pairwise_param.decorator import PairwiseSpec
 
-    if callable(constraints) or isinstance(constraints, Mapping):
-        raise InvalidArgument("constraints must be a list of predicates", where=where)
-    constraints, include, sub_models = tuple(constraints), tuple(include), tuple(sub_models)
+    constraints = constraint_list(constraints, where)
+    include, sub_models = tuple(include), tuple(sub_models)
     extra = bool(constraints or include or sub_models)
     if isinstance(model_or_axes, Model):
         if extra or strength is not None:
@@ -73,7 +73,7 @@ def _as_model(
     if isinstance(model_or_axes, Mapping):
         return Model(
             model_or_axes,
-            strength=2 if strength is None else strength,
+            strength=strength,  # None: the model's default, min(2, number of axes)
             constraints=constraints,
             include=include,
             sub_models=sub_models,

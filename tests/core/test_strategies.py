@@ -8,6 +8,7 @@ hypothesis = pytest.importorskip("hypothesis")
 
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from pairwise_param import Model
 from pairwise_param.errors import InvalidArgument
@@ -20,7 +21,7 @@ def no_fp32_bias2(dtype: str, bias: int) -> bool:
     return not (dtype == "fp32" and bias == 2)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(row=rows(AXES, constraints=[no_fp32_bias2]))
 def test_rows_respect_constraints(row: dict) -> None:
     assert set(row) == {"dtype", "bias", "x"}
@@ -39,7 +40,7 @@ def test_rows_reach_every_valid_row() -> None:
     model = Model({"a": [0, 1], "n,k": [(1, 2), (3, 4)]}, constraints=[lambda a, n: not (a == 1 and n == 3)])
     seen: set[tuple] = set()
 
-    @settings(max_examples=200, database=None)
+    @settings(max_examples=examples(200), database=None)
     @given(rows(model))
     def collect(row: dict) -> None:
         seen.add((row["a"], row["n"], row["k"]))
@@ -58,7 +59,7 @@ def test_rows_rejects_bad_input() -> None:
 def test_covering_examples_run_first_then_explore() -> None:
     calls: list[tuple] = []
 
-    @settings(max_examples=15, database=None, phases=[hypothesis.Phase.explicit, hypothesis.Phase.generate])
+    @settings(max_examples=examples(15), database=None, phases=[hypothesis.Phase.explicit, hypothesis.Phase.generate])
     @covering_examples(AXES, constraints=[no_fp32_bias2], fill={"m": 1})
     @given(
         dtype=st.sampled_from(AXES["dtype"]),

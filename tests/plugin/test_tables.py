@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from pairwise_param.model import Model
 from pairwise_param.plugin.tables import TableCache, build_table, table_key
 from pairwise_param.product import feasible_count, full_rows
-from pairwise_param.model import Model
 
 AXES = {"dtype": ["fp16", "bf16", "fp32"], "bias": [0, 1, 2], "x": [False, True], "y": ["a", "b"]}
 

@@ -28,7 +28,7 @@ from pairwise_param.engine.ipog import ipog
 from pairwise_param.engine.requirements import requirements
 from pairwise_param.model import Model
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # -- brute force ----------------------------------------------------------------

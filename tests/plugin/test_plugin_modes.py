@@ -151,6 +151,29 @@ def test_native_toml_int_strength(suite: pytest.Pytester) -> None:
     result.stderr.fnmatch_lines(["ERROR: pairwise-param: pairwise_strength (ini)='0' is out of range*"])
 
 
+# Regression (issue 8, defect 1): on pytest 9.0.x a TOML int was an INTERNALERROR (the option was
+# registered as a string, which 9.0 checks strictly; 9.1's `int | str` was refused by 9.0). CI runs
+# this module under the oldest and newest supported pytest (tox envs pytest-oldest / pytest-newest).
+@pytest.mark.parametrize("section", ["tool.pytest.ini_options", "tool.pytest"])
+def test_toml_int_strength_on_every_supported_pytest(suite: pytest.Pytester, section: str) -> None:
+    if section == "tool.pytest" and not _native_toml_supported():
+        pytest.skip("pytest < 9 reads only [tool.pytest.ini_options]")
+    suite.makepyprojecttoml(f"[{section}]\npairwise_strength = 3\n")
+    result = suite.runpytest("--collect-only", "-q")
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+    assert result.ret == 0, result.stderr.str()
+    assert count(result, "test_cover") > 6  # raised from t=2 (6 rows) to t=3
+    result.stdout.fnmatch_lines(["pairwise-param: * t=2..3*"])
+
+
+def test_ini_text_strength_that_is_no_number_is_a_usage_error(suite: pytest.Pytester) -> None:
+    suite.makeini("[pytest]\npairwise_strength = three\n")
+    result = suite.runpytest("--collect-only", "-q")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+    result.stderr.fnmatch_lines(["ERROR: pairwise-param: pairwise_strength (ini)*"])
+
+
 # -- pure logic ----------------------------------------------------------------------
 def test_resolve_unit() -> None:
     s = modes.resolve(environ={})

@@ -379,7 +379,7 @@ def test_schema_file_matches_module() -> None:
     from pathlib import Path
 
     # the checkout's copy (tox tests an installed wheel, which may not ship the file)
-    path = Path(__file__).resolve().parents[1] / "pairwise_param" / "report" / "report.schema.json"
+    path = Path(__file__).resolve().parents[2] / "pairwise_param" / "report" / "report.schema.json"
     assert json.loads(path.read_text()) == json.loads(json.dumps(REPORT_SCHEMA)), (
         "regenerate with: pairwise-param report --print-schema > pairwise_param/report/report.schema.json"
     )

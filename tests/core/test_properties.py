@@ -22,6 +22,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from pairwise_param import Model, cover
 from pairwise_param.coverage import extendable, measure
@@ -242,37 +243,37 @@ COMMON: dict[str, Any] = {
 }
 
 
-@settings(max_examples=100, **COMMON)
+@settings(max_examples=examples(100), **COMMON)
 @given(specs(axes=(2, 6), strengths=(2,)))
 def test_pairwise_random_small_models(spec: Spec) -> None:
     check(spec)
 
 
-@settings(max_examples=100, **COMMON)
+@settings(max_examples=examples(100), **COMMON)
 @given(specs(axes=(7, 12), strengths=(2,)))
 def test_pairwise_random_wide_models(spec: Spec) -> None:
     check(spec)
 
 
-@settings(max_examples=100, **COMMON)
+@settings(max_examples=examples(100), **COMMON)
 @given(specs(strengths=(1,)))
 def test_strength_one_random_models(spec: Spec) -> None:
     check(spec)
 
 
-@settings(max_examples=120, **COMMON)
+@settings(max_examples=examples(120), **COMMON)
 @given(specs(axes=(3, 7), values=(1, 4), strengths=(3,)))
 def test_strength_three_random_models(spec: Spec) -> None:
     check(spec)
 
 
-@settings(max_examples=100, **COMMON)
+@settings(max_examples=examples(100), **COMMON)
 @given(specs(axes=(2, 8), values=(1, 5), strengths=(1, 2), grouped=True, sub_model=True))
 def test_mixed_strength_and_grouped_random_models(spec: Spec) -> None:
     check(spec)
 
 
-@settings(max_examples=40, **COMMON)
+@settings(max_examples=examples(40), **COMMON)
 @given(specs(axes=(2, 6), values=(1, 4), strengths=(1, 2, 3), grouped=True, effort=1))
 def test_improver_keeps_the_invariants(spec: Spec) -> None:
     check(spec)

@@ -184,3 +184,19 @@ def test_importing_pairwise_param_does_not_import_pytest_or_hypothesis() -> None
     subprocess.run([sys.executable, "-c", code], check=True)
     code = "import sys, pairwise_param\nassert 'pytest' not in sys.modules and '_pytest' not in sys.modules\n"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_options_are_declared_once() -> None:
+    # the signature of @pairwise and the fields of PairwiseSpec follow decorator.OPTIONS
+    import dataclasses
+    import inspect
+
+    from pairwise_param.decorator import OPTIONS, PairwiseSpec
+
+    params = inspect.signature(pairwise).parameters
+    keyword_only = [p for p in params.values() if p.kind is p.KEYWORD_ONLY]
+    assert [p.name for p in keyword_only] == [o.name for o in OPTIONS] == list(RESERVED)
+    assert [p.default for p in keyword_only] == [o.default for o in OPTIONS]
+    fields = [f for f in dataclasses.fields(PairwiseSpec) if f.name not in ("axes", "value_params")]
+    assert [f.name for f in fields] == list(RESERVED)
+    assert [f.default for f in fields] == [o.default for o in OPTIONS]

@@ -12,9 +12,9 @@ import pytest
 
 from pairwise_param.cli import main
 from pairwise_param.cli.main import ExitCode
+from pairwise_param.cli.modelfile import load_model, parse_model
 from pairwise_param.coverage import measure
 from pairwise_param.errors import InvalidConstraint, InvalidModel, PairwiseError, StrengthError
-from pairwise_param.cli.modelfile import load_model, parse_model
 
 TOML = """
 name = "krc options"
@@ -213,7 +213,7 @@ def test_true_and_one_stay_apart() -> None:
 
 
 def test_examples_model_files(capsys: pytest.CaptureFixture[str]) -> None:
-    root = Path(__file__).resolve().parents[1] / "examples" / "models"
+    root = Path(__file__).resolve().parents[2] / "examples" / "models"
     if not root.exists():
         pytest.skip("examples/models not present")
     code, _, _ = run(capsys, "check", str(root / "wvsplitkrc.toml"), str(root / "handwritten_rows.csv"))

@@ -47,3 +47,25 @@ def test_cover_example_from_the_readme() -> None:
     assert rows.infeasible == [{"dtype": "bf16", "bias_mode": 2}]
     report = pairwise_param.measure(rows.model, rows)
     assert report.complete
+
+
+def test_all_is_exactly_the_public_set() -> None:
+    # every public name, and only those: the lazy table, __all__ and the real objects agree
+    homes = pairwise_param._HOMES  # type: ignore[attr-defined]
+    assert set(pairwise_param.__all__) == set(homes) | {"__version__"}
+    for name, module in homes.items():
+        obj = getattr(pairwise_param, name)
+        assert obj.__module__ == module or obj.__module__.startswith(module + "."), (name, obj.__module__)
+    # errors live in their module; the facade keeps only their base
+    from pairwise_param import errors
+
+    exported_errors = [n for n in pairwise_param.__all__ if n in errors.__all__]
+    assert exported_errors == ["PairwiseError"]
+    assert set(dir(pairwise_param)) >= set(pairwise_param.__all__)
+
+
+def test_unknown_attribute_is_an_attribute_error() -> None:
+    import pytest
+
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        pairwise_param.nope  # type: ignore[attr-defined]  # noqa: B018
