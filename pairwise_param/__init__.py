@@ -56,9 +56,9 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'pairwise_param' has no attribute {name!r}")
     import importlib
 
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value  # later look-ups skip this function
-    return value
+    # not cached here: the defining module in sys.modules stays the one source (a test
+    # harness that unloads and re-imports modules, as pytester does, gets fresh objects)
+    return getattr(importlib.import_module(home), name)
 
 
 def __dir__() -> list[str]:

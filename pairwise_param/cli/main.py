@@ -288,14 +288,8 @@ def _check_paths(paths: Sequence[str]) -> None:
             raise _UsageError(f"{p!r}: file or directory not found")
 
 
-def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: TextIO) -> int:
-    from pairwise_param.cli import formats
-
-    if args.print_schema:
-        from pairwise_param.report.schema import REPORT_SCHEMA
-
-        out.write(json.dumps(REPORT_SCHEMA, indent=2) + "\n")
-        return ExitCode.OK
+def _check_report_args(args: argparse.Namespace) -> None:
+    """Usage errors argparse cannot see, found before anything is collected."""
     if args.plot_test and not args.plot:
         raise _UsageError("--plot-test needs --plot FILE")
     if args.plot:
@@ -314,9 +308,12 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
         raise _UsageError(f"{', '.join(both)} given both to --option-axes and --grouped")
     _check_paths(args.paths)
 
-    from pairwise_param.report import analyze, collect
 
-    show_progress = args.progress if args.progress is not None else _isatty(err)
+def _collect(args: argparse.Namespace, pytest_args: list[str], err: TextIO, show_progress: bool) -> Any:
+    """pytest's collection of the suite; pytest's own usage errors become ours.
+    Returns the collection, or ``None`` after an internal error of pytest (reported)."""
+    from pairwise_param.report import collect
+
     collection = collect(args.paths, pytest_args, progress=err if show_progress else None)
     code = collection.pytest_exit
     if code == 4:  # pytest.ExitCode.USAGE_ERROR
@@ -329,6 +326,53 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
     if code == 3 and not collection.errors:  # pytest.ExitCode.INTERNAL_ERROR
         err.write(collection.output)
         err.write("pairwise-param report: error: pytest failed with an internal error (output above)\n")
+        return None
+    return collection
+
+
+def _plot(args: argparse.Namespace, report: Any, err: TextIO) -> None:
+    """``--plot FILE`` (and ``--plot-test NAME``): draw and say where."""
+    from pairwise_param.report.plot import plot_coverage
+
+    if args.plot_test:
+        found = report.find(args.plot_test)
+        if not found:
+            names = _listing([t.test_id for t in report.tests])
+            raise _UsageError(f"--plot-test {args.plot_test!r} matches no test (tests: {names})")
+        if len(found) > 1:
+            names = _listing([t.test_id for t in found])
+            raise _UsageError(f"--plot-test {args.plot_test!r} matches {len(found)} tests: {names}")
+        tables = found[0].tables
+        title = f"{found[0].test_id}: cumulative coverage"
+    else:
+        tables = [tb for t in report.tests for tb in t.tables]
+        title = f"{len(report.tests)} tests: cumulative coverage (option tables in order)"
+    try:
+        path = plot_coverage(tables, args.strength, args.plot, title=title)
+    except PairwiseError as exc:
+        if not report.errors:
+            raise
+        # the suite's collection errors are the likely cause: say so rather than hide them
+        broken = report.errors[0]
+        raise _UsageError(
+            f"{exc.detail}; {len(report.errors)} file(s) failed to collect, first "
+            f"{broken.where}: {broken.message}"
+        ) from None
+    err.write(f"pairwise-param report: wrote {path}\n")
+
+
+def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: TextIO) -> int:
+    from pairwise_param.cli import formats
+
+    if args.print_schema:
+        from pairwise_param.report.schema import REPORT_SCHEMA
+
+        out.write(json.dumps(REPORT_SCHEMA, indent=2) + "\n")
+        return ExitCode.OK
+    _check_report_args(args)
+    show_progress = args.progress if args.progress is not None else _isatty(err)
+    collection = _collect(args, pytest_args, err, show_progress)
+    if collection is None:
         return ExitCode.COLLECTION_ERROR
 
     def tick(i: int, n: int) -> None:
@@ -337,6 +381,8 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
             if i == n:
                 err.write("\n")
             err.flush()
+
+    from pairwise_param.report import analyze
 
     limit = args.max_listed or None
     report = analyze(
@@ -355,36 +401,8 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
         exit_code = ExitCode.COVERAGE_BELOW
     else:
         exit_code = ExitCode.OK
-
     if args.plot:
-        from pairwise_param.report.plot import plot_coverage
-
-        if args.plot_test:
-            found = report.find(args.plot_test)
-            if not found:
-                names = _listing([t.test_id for t in report.tests])
-                raise _UsageError(f"--plot-test {args.plot_test!r} matches no test (tests: {names})")
-            if len(found) > 1:
-                names = _listing([t.test_id for t in found])
-                raise _UsageError(f"--plot-test {args.plot_test!r} matches {len(found)} tests: {names}")
-            tables = found[0].tables
-            title = f"{found[0].test_id}: cumulative coverage"
-        else:
-            tables = [tb for t in report.tests for tb in t.tables]
-            title = f"{len(report.tests)} tests: cumulative coverage (option tables in order)"
-        try:
-            path = plot_coverage(tables, args.strength, args.plot, title=title)
-        except PairwiseError as exc:
-            if not report.errors:
-                raise
-            # the suite's collection errors are the likely cause: say so rather than hide them
-            broken = report.errors[0]
-            raise _UsageError(
-                f"{exc.detail}; {len(report.errors)} file(s) failed to collect, first "
-                f"{broken.where}: {broken.message}"
-            ) from None
-        err.write(f"pairwise-param report: wrote {path}\n")
-
+        _plot(args, report, err)
     output = formats.Output(show_missing=args.show_missing, list_limit=limit, exit_code=exit_code)
     out.write(formats.render("report", args.format, report, output))
     err.write(

@@ -26,66 +26,61 @@ def _split_argnames(argnames: str | Sequence[str]) -> list[str]:
     return names
 
 
-def model_from_rows(
-    rows: Iterable[Any],
-    argnames: str | Sequence[str] | None = None,
-    *,
-    strength: int = 2,
-    constraints: Iterable[Any] = (),
-    sub_models: Iterable[tuple[Sequence[str], int]] = (),
-    where: str | None = None,
-) -> Model:
-    """A model whose axes are what ``rows`` use: each axis lists its distinct
-    values in order of first appearance (``1`` and ``True`` stay distinct;
-    unhashable values such as lists are stored frozen, lists as tuples).
-
-    ``argnames`` (pytest style: ``"a,b,c"`` or a list) is needed for rows that
-    are sequences; for mapping rows the names default to the keys in order of
-    first appearance.  An entry with commas in a list (``["dtype", "n,k,m"]``)
-    makes a grouped axis.  ``strength`` is lowered to the number of axes when
-    larger.
-    """
-    rows = list(rows)
-    groups: list[str] | None = None
-    if argnames is not None:
-        if isinstance(argnames, str):
-            groups = _split_argnames(argnames)
-        else:
-            groups = [",".join(_split_argnames(g)) if "," in str(g) else str(g).strip() for g in argnames]
-            _split_argnames(groups)
-    flat = [n for g in groups for n in g.split(",")] if groups else None
-    if flat is not None and len(set(flat)) != len(flat):
+def _parse_argnames(argnames: str | Sequence[str] | None, where: str | None) -> tuple[list[str] | None, list[str] | None]:
+    """(axis groups, flat argument names) of pytest-style ``argnames``, or (None, None)."""
+    if argnames is None:
+        return None, None
+    if isinstance(argnames, str):
+        groups = _split_argnames(argnames)
+    else:
+        groups = [",".join(_split_argnames(g)) if "," in str(g) else str(g).strip() for g in argnames]
+        _split_argnames(groups)
+    flat = [n for g in groups for n in g.split(",")]
+    if len(set(flat)) != len(flat):
         from pairwise_param.errors import DuplicateAxis
 
         raise DuplicateAxis(f"argnames {argnames!r} repeats a name", where=where)
+    return groups, flat
+
+
+def _row_items(
+    pos: int, row: Any, groups: list[str] | None, flat: list[str] | None, where: str | None
+) -> list[tuple[str, Any]]:
+    """(argument name, value) pairs of one row, grouped values split into their parts."""
+    if isinstance(row, Mapping):
+        items = list(row.items())
+    else:
+        if flat is None:
+            raise InvalidArgument(
+                f"row {pos} is a {type(row).__name__}: pass argnames= for rows that are not mappings",
+                where=where,
+            )
+        seq = tuple(row.values) if is_param_set(row) else row
+        if len(flat) == 1 and not is_param_set(row):
+            seq = (row,)
+        if not isinstance(seq, (tuple, list)) or len(seq) != len(flat):
+            raise InvalidArgument(
+                f"row {pos} {row!r} does not have one value per argument ({', '.join(flat)})",
+                where=where,
+            )
+        items = list(zip(flat, seq))
+    expanded: list[tuple[str, Any]] = []
+    for name, value in items:
+        if groups and name in groups and "," in name and isinstance(value, (tuple, list)):
+            expanded.extend(zip(name.split(","), value))
+        else:
+            expanded.append((str(name), value))
+    return expanded
+
+
+def _distinct_values(
+    rows: Sequence[Any], groups: list[str] | None, flat: list[str] | None, where: str | None
+) -> tuple[list[str], dict[str, dict[Any, Any]]]:
+    """Argument names in order of first appearance, and each one's distinct values."""
     seen_names: list[str] = list(flat) if flat else []
     values: dict[str, dict[Any, Any]] = {n: {} for n in seen_names}
     for pos, row in enumerate(rows):
-        if isinstance(row, Mapping):
-            items = list(row.items())
-        else:
-            if flat is None:
-                raise InvalidArgument(
-                    f"row {pos} is a {type(row).__name__}: pass argnames= for rows that are not mappings",
-                    where=where,
-                )
-            seq = tuple(row.values) if is_param_set(row) else row
-            if len(flat) == 1 and not is_param_set(row):
-                seq = (row,)
-            if not isinstance(seq, (tuple, list)) or len(seq) != len(flat):
-                raise InvalidArgument(
-                    f"row {pos} {row!r} does not have one value per argument ({', '.join(flat)})",
-                    where=where,
-                )
-            items = list(zip(flat, seq))
-        expanded: list[tuple[str, Any]] = []
-        for name, value in items:
-            if groups and name in groups and "," in name and isinstance(value, (tuple, list)):
-                expanded.extend(zip(name.split(","), value))
-            else:
-                expanded.append((name, value))
-        for name, value in expanded:
-            name = str(name)
+        for name, value in _row_items(pos, row, groups, flat, where):
             if name not in values:
                 if flat is not None:
                     raise InvalidArgument(
@@ -105,38 +100,62 @@ def model_from_rows(
                     where=where,
                 ) from None
             values[name].setdefault(key, frozen)
+    return seen_names, values
+
+
+def _grouped_values(group: str, rows: Sequence[Any], flat: list[str] | None) -> list[Any]:
+    """The distinct tuples a grouped axis takes in ``rows`` (rows missing a part skipped)."""
+    parts = group.split(",")
+    combos: dict[Any, Any] = {}
+    for row in rows:
+        if isinstance(row, Mapping):
+            given = row.get(group, MISSING)
+            if isinstance(given, (tuple, list)) and len(given) == len(parts):
+                vals = tuple(freeze(v) for v in given)
+            else:
+                vals = tuple(freeze(row.get(p, MISSING)) for p in parts)
+        else:
+            seq = tuple(row.values) if is_param_set(row) else tuple(row)
+            assert flat is not None
+            vals = tuple(freeze(seq[flat.index(p)]) for p in parts)
+        if any(v is MISSING for v in vals):
+            continue
+        combos.setdefault(value_key(vals), vals)
+    return list(combos.values())
+
+
+def model_from_rows(
+    rows: Iterable[Any],
+    argnames: str | Sequence[str] | None = None,
+    *,
+    strength: int | None = None,
+    constraints: Iterable[Any] = (),
+    sub_models: Iterable[tuple[Sequence[str], int]] = (),
+    where: str | None = None,
+) -> Model:
+    """A model whose axes are what ``rows`` use: each axis lists its distinct
+    values in order of first appearance (``1`` and ``True`` stay distinct;
+    unhashable values such as lists are stored frozen, lists as tuples).
+
+    ``argnames`` (pytest style: ``"a,b,c"`` or a list) is needed for rows that
+    are sequences; for mapping rows the names default to the keys in order of
+    first appearance.  An entry with commas in a list (``["dtype", "n,k,m"]``)
+    makes a grouped axis.  ``strength`` (default: the model's, ``min(2, number
+    of axes)``) is lowered to the number of axes when larger.
+    """
+    rows = list(rows)
+    groups, flat = _parse_argnames(argnames, where)
+    seen_names, values = _distinct_values(rows, groups, flat, where)
     if not seen_names:
         raise InvalidArgument("model_from_rows() needs at least one row (or argnames)", where=where)
-    axes: list[tuple[str, list[Any]]] = []
-    for g in groups or seen_names:
-        parts = g.split(",")
-        if len(parts) == 1:
-            axes.append((g, list(values[g].values())))
-            continue
-        combos: dict[Any, Any] = {}
-        for row in rows:
-            if isinstance(row, Mapping):
-                given = row.get(g, MISSING)
-                if isinstance(given, (tuple, list)) and len(given) == len(parts):
-                    vals = tuple(freeze(v) for v in given)
-                else:
-                    vals = tuple(freeze(row.get(p, MISSING)) for p in parts)
-            else:
-                seq = tuple(row.values) if is_param_set(row) else tuple(row)
-                assert flat is not None
-                vals = tuple(freeze(seq[flat.index(p)]) for p in parts)
-            if any(v is MISSING for v in vals):
-                continue
-            combos.setdefault(value_key(vals), vals)
-        axes.append((g, list(combos.values())))
+    axes: list[tuple[str, list[Any]]] = [
+        (g, list(values[g].values()) if "," not in g else _grouped_values(g, rows, flat))
+        for g in groups or seen_names
+    ]
     n = len(axes)
-    return Model(
-        axes,
-        strength=min(strength, n) if isinstance(strength, int) and not isinstance(strength, bool) else strength,
-        constraints=constraints,
-        sub_models=sub_models,
-        where=where,
-    )
+    if isinstance(strength, int) and not isinstance(strength, bool):
+        strength = min(strength, n)
+    return Model(axes, strength=strength, constraints=constraints, sub_models=sub_models, where=where)
 
 
 def audit_rows(

@@ -6,7 +6,8 @@ Pure logic, no pytest import: the plugin turns :class:`ModeError` into
 
 Precedence: command-line flag > environment variable (``PAIRWISE_MODE``,
 ``PAIRWISE_STRENGTH``) > ini option (``pairwise_mode``, ``pairwise_strength``)
-> default (``cover``, strength from the test or 2).  An empty value counts as
+> default (``cover``; the strength of the test, else the model's default
+``min(2, number of axes)``).  An empty value counts as
 unset at every level.  Parsing is strict: anything else than ``cover`` /
 ``full`` (case-insensitive, surrounding blanks ignored), or a strength that is
 not a plain decimal integer >= 1, is an error naming where the value came from.
@@ -15,8 +16,8 @@ Per test (see :func:`effective`): settings on the decorator are floors, the
 run-time settings can only make a test more thorough, never less:
 
 * mode: ``full`` if either the test or the run asks for ``full``;
-* strength: the run-time strength replaces the default (2) of tests that do
-  not set ``strength=``; a test that sets it keeps ``max(its own, run-time)``;
+* strength: the run-time strength replaces the default (``min(2, number of
+  axes)``) of tests that do not set ``strength=``; a test that sets it keeps ``max(its own, run-time)``;
   a run-time strength above a test's number of axes is clamped to it (t = the
   number of axes is the full product minus forbidden rows): one flag must be
   usable across tests of different sizes.
@@ -28,7 +29,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 __all__ = [
-    "DEFAULT_STRENGTH",
     "ENV_MODE",
     "ENV_STRENGTH",
     "MODES",
@@ -41,7 +41,6 @@ __all__ = [
 ]
 
 MODES = ("cover", "full")
-DEFAULT_STRENGTH = 2
 ENV_MODE = "PAIRWISE_MODE"
 ENV_STRENGTH = "PAIRWISE_STRENGTH"
 
@@ -55,7 +54,7 @@ class Settings:
     """The run-time settings of a session, with where each came from."""
 
     mode: str = "cover"
-    strength: int | None = None  # None: each test's own (default 2)
+    strength: int | None = None  # None: each test's own (else the model's default)
     mode_source: str = "default"
     strength_source: str = "default"
 

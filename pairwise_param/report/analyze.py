@@ -37,7 +37,7 @@ its counted axes' sizes.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pairwise_param.errors import PairwiseError
@@ -256,6 +256,105 @@ def analyze(
     )
 
 
+@dataclass
+class _Layout:
+    """What the analysis of one test has found so far (filled step by step)."""
+
+    axes: list[AxisReport] = field(default_factory=list)
+    tables: list[TableReport] = field(default_factory=list)
+    explained: set[str] = field(default_factory=set)
+    pending_option: list[tuple[str, list[Any]]] = field(default_factory=list)
+
+    def add_table(self, table: TableReport, axes: Iterable[tuple[str, int]], source: str) -> None:
+        idx = len(self.tables)
+        self.tables.append(table)
+        self.axes.extend(AxisReport(name, "option", size, source, idx) for name, size in axes)
+
+
+def _pairwise_tables(layout: _Layout, g: _Group, specs: Sequence[Any], strengths: Sequence[int],
+                     list_limit: int | None) -> None:
+    """Step 1: each ``@pairwise`` mark is one table, from the spec's own model."""
+    for spec in specs:
+        model = spec.model(g.test_id) if hasattr(spec, "model") else spec
+        if not isinstance(model, Model):
+            raise TypeError(f"pairwise mark holds {spec!r}, not a spec with .model()")
+        argnames = model.argnames
+        layout.explained.update(argnames)
+        rows = _project(g.items, argnames)
+        coverage, violating, outside, overall = measure_table(model, rows, strengths, list_limit=list_limit)
+        # the full product a @pairwise table stands for is what full mode runs: the rows
+        # no constraint forbids (the plugin's summary line counts the same)
+        table = TableReport(
+            "pairwise", model.names, model.sizes, feasible_count(model), len(rows), violating, coverage,
+            outside, overall, model,
+        )
+        layout.add_table(table, [(a.name, len(a)) for a in model.axes], "pairwise")
+
+
+def _parametrize_mark(layout: _Layout, g: _Group, mark: MarkInfo, strengths: Sequence[int],
+                      forced: set[str] | None, grouped_sets: list[frozenset[str]],
+                      list_limit: int | None) -> None:
+    """Step 2, one ``parametrize`` mark: an axis, a grouped axis, or an option table."""
+    names = [n for n in mark.argnames if n not in layout.explained]
+    if not names:
+        return
+    layout.explained.update(names)
+    if not mark.rows:  # parametrize with an empty list: pytest collects one skipped item
+        layout.axes.append(AxisReport(",".join(names), "grouped" if len(names) > 1 else "axis", 0, "parametrize"))
+        return
+    cols = {n: [row[mark.argnames.index(n)] for row in mark.rows if len(row) == len(mark.argnames)]
+            for n in names}
+    if forced is not None:
+        opt = [n for n in names if n in forced]
+        rest = [n for n in names if n not in forced]
+        for n in opt:
+            layout.pending_option.append((n, _distinct(cols[n])))
+        if rest:
+            if len(rest) == len(mark.argnames):
+                size = len(mark.rows)
+            else:
+                size = len(_distinct(tuple(row[mark.argnames.index(n)] for n in rest) for row in mark.rows))
+            kind = "grouped" if len(rest) > 1 else "axis"
+            layout.axes.append(AxisReport(",".join(rest), kind, size, "parametrize"))
+        return
+    if len(names) == 1:
+        layout.axes.append(AxisReport(names[0], "axis", len(mark.rows), "parametrize"))
+        return
+    if (
+        is_shape_like(mark)
+        or has_key_column(mark)
+        or frozenset(names) in grouped_sets
+        or frozenset(mark.argnames) in grouped_sets
+    ):
+        layout.axes.append(AxisReport(",".join(names), "grouped", len(mark.rows), "parametrize"))
+        return
+    # an option table written by hand: measure it over the values that appear
+    table_axes = [(n, _distinct(cols[n])) for n in names]
+    table = _audit_table("parametrize", table_axes, g, strengths, list_limit)
+    layout.add_table(table, [(n, len(v)) for n, v in table_axes], "parametrize")
+
+
+def _observed_axes(layout: _Layout, g: _Group, strengths: Sequence[int], forced: set[str] | None,
+                   list_limit: int | None) -> None:
+    """Step 3: names no mark explains (fixture params, other generate_tests hooks), and the
+    ``--option-axes`` table gathered on the way."""
+    observed: dict[str, list[Any]] = {}
+    for it in g.items:
+        for n, v in it.params.items():
+            if n not in layout.explained:
+                observed.setdefault(n, []).append(v)
+    for n, vals in observed.items():
+        distinct = _distinct(vals)
+        if forced is not None and n in forced:
+            layout.pending_option.append((n, distinct))
+        else:
+            layout.axes.append(AxisReport(n, "axis", len(distinct), "observed"))
+    if forced is not None and layout.pending_option:
+        pending = layout.pending_option
+        table = _audit_table("option-axes", pending, g, strengths, list_limit)
+        layout.add_table(table, [(n, len(v)) for n, v in pending], "parametrize")
+
+
 def _analyze_group(
     g: _Group,
     collection: Collection,
@@ -265,100 +364,23 @@ def _analyze_group(
     list_limit: int | None,
 ) -> TestReport:
     marks, specs = collection.marks.get(g.test_id, ([], []))
-    axes: list[AxisReport] = []
-    tables: list[TableReport] = []
-    notes: list[str] = []
-    explained: set[str] = set()
-
-    # 1. @pairwise marks: one table each, from the spec's own model.
-    for spec in specs:
-        model = spec.model(g.test_id) if hasattr(spec, "model") else spec
-        if not isinstance(model, Model):
-            raise TypeError(f"pairwise mark holds {spec!r}, not a spec with .model()")
-        argnames = model.argnames
-        explained.update(argnames)
-        rows = _project(g.items, argnames)
-        coverage, violating, outside, overall = measure_table(model, rows, strengths, list_limit=list_limit)
-        idx = len(tables)
-        # the full product a @pairwise table stands for is what full mode runs: the rows
-        # no constraint forbids (the plugin's summary line counts the same)
-        tables.append(
-            TableReport(
-                "pairwise", model.names, model.sizes, feasible_count(model), len(rows), violating, coverage,
-                outside, overall, model,
-            )
-        )
-        axes.extend(AxisReport(a.name, "option", len(a), "pairwise", idx) for a in model.axes)
-
-    # 2. parametrize marks (outermost decorator last in iter_markers order: reverse to read
-    #    them top-down as written).
-    pending_option: list[tuple[str, list[Any]]] = []
+    layout = _Layout()
+    _pairwise_tables(layout, g, specs, strengths, list_limit)
+    # parametrize marks: outermost decorator last in iter_markers order, so reverse to read
+    # them top-down as written
     for mark in reversed(marks):
-        names = [n for n in mark.argnames if n not in explained]
-        if not names:
-            continue
-        explained.update(names)
-        if not mark.rows:  # parametrize with an empty list: pytest collects one skipped item
-            axes.append(AxisReport(",".join(names), "grouped" if len(names) > 1 else "axis", 0, "parametrize"))
-            continue
-        cols = {n: [row[mark.argnames.index(n)] for row in mark.rows if len(row) == len(mark.argnames)]
-                for n in names}
-        if forced is not None:
-            opt = [n for n in names if n in forced]
-            rest = [n for n in names if n not in forced]
-            for n in opt:
-                pending_option.append((n, _distinct(cols[n])))
-            if rest:
-                if len(rest) == len(mark.argnames):
-                    size = len(mark.rows)
-                else:
-                    size = len(_distinct(tuple(row[mark.argnames.index(n)] for n in rest) for row in mark.rows))
-                kind = "grouped" if len(rest) > 1 else "axis"
-                axes.append(AxisReport(",".join(rest), kind, size, "parametrize"))
-            continue
-        if len(names) == 1:
-            axes.append(AxisReport(names[0], "axis", len(mark.rows), "parametrize"))
-            continue
-        if (
-            is_shape_like(mark)
-            or has_key_column(mark)
-            or frozenset(names) in grouped_sets
-            or frozenset(mark.argnames) in grouped_sets
-        ):
-            axes.append(AxisReport(",".join(names), "grouped", len(mark.rows), "parametrize"))
-            continue
-        # an option table written by hand: measure it over the values that appear
-        table_axes = [(n, _distinct(cols[n])) for n in names]
-        tables.append(_audit_table("parametrize", table_axes, g, strengths, list_limit))
-        idx = len(tables) - 1
-        axes.extend(AxisReport(n, "option", len(v), "parametrize", idx) for n, v in table_axes)
-
-    # 3. names no mark explains: fixture params, other generate_tests hooks.
-    observed: dict[str, list[Any]] = {}
-    for it in g.items:
-        for n, v in it.params.items():
-            if n not in explained:
-                observed.setdefault(n, []).append(v)
-    for n, vals in observed.items():
-        distinct = _distinct(vals)
-        if forced is not None and n in forced:
-            pending_option.append((n, distinct))
-        else:
-            axes.append(AxisReport(n, "axis", len(distinct), "observed"))
-    if forced is not None and pending_option:
-        tables.append(_audit_table("option-axes", pending_option, g, strengths, list_limit))
-        idx = len(tables) - 1
-        axes.extend(AxisReport(n, "option", len(v), "parametrize", idx) for n, v in pending_option)
-
+        _parametrize_mark(layout, g, mark, strengths, forced, grouped_sets, list_limit)
+    _observed_axes(layout, g, strengths, forced, list_limit)
     full = 1
-    for t in tables:
+    for t in layout.tables:
         full *= t.full_product
-    for a in axes:
+    for a in layout.axes:
         if a.kind != "option":
             full *= a.size
-    if any(len(t.axes) < min(strengths, default=2) for t in tables):
+    notes = []
+    if any(len(t.axes) < min(strengths, default=2) for t in layout.tables):
         notes.append("a table has fewer axes than the strength measured")
-    return TestReport(g.test_id, g.path, g.cls, g.function, axes, tables, full, len(g.items), notes)
+    return TestReport(g.test_id, g.path, g.cls, g.function, layout.axes, layout.tables, full, len(g.items), notes)
 
 
 def _audit_table(
