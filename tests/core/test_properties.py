@@ -6,10 +6,13 @@ enum members, dtype-like objects), random constraints (predicates over 1-3
 axes forbidding random value combinations), random must-include rows,
 t = 1..3, sometimes a grouped axis and a sub-model.  Every model is
 satisfiable by construction (a hidden *witness* row is never forbidden), so
-``assume`` almost never discards an example.  The tests below run
-100 + 100 + 100 + 120 + 100 + 40 = 560 models, about a minute of CPU time
-(so about 35 s under ``pytest -n 2``); the largest axes of a drawn model are
-trimmed until its t-tuples fit a budget, which keeps that bound.
+``assume`` almost never discards an example.  Under the ``ci`` and ``dev``
+profiles the tests below run 100 + 100 + 100 + 120 + 100 + 40 = 560 models
+(sizes scale with the profile, see ``tests/sizing.py``; ``HYPOTHESIS_PROFILE=quick``
+runs a tenth).  Measured on 2026-12-01 on a shared 2-core machine (load ~6):
+63 s wall for this module under ``pytest -n 2`` with ``ci``, 13 s with
+``quick``; the wide-model test is the largest.  The largest axes of a drawn
+model are trimmed until its t-tuples fit a budget, which bounds each example.
 """
 
 from __future__ import annotations
