@@ -57,18 +57,19 @@ def loose_eq(a: Any, b: Any) -> bool:
 
 
 class _Opaque:
-    """Stand-in for an unhashable value (a list, a tensor): identified by repr."""
+    """Stand-in for an unhashable value (a list, a tensor): identified by its type and repr."""
 
-    __slots__ = ("text",)
+    __slots__ = ("kind", "text")
 
     def __init__(self, value: Any) -> None:
+        self.kind = type(value).__module__ + "." + type(value).__qualname__
         self.text = repr(value)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Opaque) and other.text == self.text
+        return isinstance(other, _Opaque) and (other.kind, other.text) == (self.kind, self.text)
 
     def __hash__(self) -> int:
-        return hash(("_Opaque", self.text))
+        return hash(("_Opaque", self.kind, self.text))
 
     def __repr__(self) -> str:
         return self.text

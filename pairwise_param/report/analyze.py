@@ -51,45 +51,16 @@ from pairwise_param.report.types import (
     TableReport,
     TestReport,
 )
-from pairwise_param.values import value_label
+from pairwise_param.values import hashable, value_key, value_label
 
 __all__ = ["analyze", "cumulative_series", "has_key_column", "is_shape_like", "measure_table"]
 
 
 # -- value handling ---------------------------------------------------------------------------
-class _Opaque:
-    """Stand-in for an unhashable value (a list, a tensor): identified by repr."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, value: Any) -> None:
-        self.text = repr(value)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Opaque) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(("_Opaque", self.text))
-
-    def __repr__(self) -> str:
-        return self.text
-
-
-def _hashable(value: Any) -> Any:
-    try:
-        hash(value)
-    except TypeError:
-        return _Opaque(value)
-    if isinstance(value, tuple):
-        return tuple(_hashable(v) for v in value)
-    return value
-
-
 def _key(value: Any) -> Any:
-    """Identity of a value: equal values of different types stay apart."""
-    if isinstance(value, tuple):
-        return ("tuple", tuple(_key(v) for v in value))
-    return (type(value).__module__ + "." + type(value).__qualname__, _hashable(value))
+    """Identity of a value (equal values of different types stay apart), also for
+    unhashable values, which :func:`~pairwise_param.values.hashable` stands in for."""
+    return value_key(hashable(value))
 
 
 def _distinct(values: Iterable[Any]) -> list[Any]:
@@ -99,7 +70,7 @@ def _distinct(values: Iterable[Any]) -> list[Any]:
         k = _key(v)
         if k not in seen:
             seen.add(k)
-            out.append(_hashable(v))
+            out.append(hashable(v))
     return out
 
 
@@ -203,7 +174,7 @@ def _project(items: Sequence[CollectedItem], names: Sequence[str]) -> list[dict[
     for it in items:
         if not all(n in it.params for n in names):
             continue
-        row = {n: _hashable(it.params[n]) for n in names}
+        row = {n: hashable(it.params[n]) for n in names}
         k = tuple(_key(row[n]) for n in names)
         if k not in seen:
             seen.add(k)
