@@ -24,7 +24,7 @@ from typing import Any
 
 from pairwise_param.errors import InvalidArgument
 
-__all__ = ["Format", "Output", "below", "names", "register", "render"]
+__all__ = ["Format", "Output", "below", "describe", "names", "register", "render"]
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,11 @@ def register(command: str, name: str, help: str) -> Callable[[Renderer], Rendere
 def names(command: str) -> tuple[str, ...]:
     """The ``--format`` choices of ``command``, in registration order (the first is the default)."""
     return tuple(_FORMATS.get(command, {}))
+
+
+def describe(command: str, name: str) -> str:
+    """The help text of one format (shown by ``--help``)."""
+    return _FORMATS[command][name].help
 
 
 def render(command: str, name: str, result: Any, output: Output) -> str:

@@ -114,8 +114,9 @@ def _format_option(parser: argparse.ArgumentParser, command: str) -> None:
     from pairwise_param.cli import formats
 
     choices = formats.names(command)
+    shown = "; ".join(f"{name}: {formats.describe(command, name)}" for name in choices)
     parser.add_argument("--format", choices=choices, default=choices[0],
-                        help=f"output format (default: {choices[0]})")
+                        help=f"output format (default: {choices[0]}). {shown}")
 
 
 def _single_strength(text: str) -> int:

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pairwise_param.covering import engine_options
 from pairwise_param.errors import InvalidArgument, InvalidModel
 from pairwise_param.language import compile_constraint, known_values
 from pairwise_param.model import Model
@@ -188,8 +189,11 @@ def parse_model(data: Any, *, where: str = "model", strength: int | None = None)
         raise InvalidModel("the model has no 'axes'", where=where)
     axes = _axes(data["axes"], where)
     file_strength = _int_option(data, "strength", where, minimum=1)
-    effort = _int_option(data, "effort", where, minimum=0)
-    seed = _int_option(data, "seed", where)
+    effort, seed = data.get("effort"), data.get("seed")
+    try:  # EngineOptions is the one validator of both
+        engine_options(0 if effort is None else effort, 0 if seed is None else seed)
+    except InvalidArgument as exc:
+        raise InvalidModel(exc.detail, where=where) from None
 
     raw_constraints = data.get("constraints", [])
     if not isinstance(raw_constraints, list):

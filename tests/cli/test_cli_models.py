@@ -248,3 +248,46 @@ def test_check_names_the_rows_file_when_a_row_is_malformed(
     # the error is in the rows file, not in the model file (it said "in m.json: row 0 ...")
     assert f"in {rows}: row 0 has 2 values" in err
     assert f"in {model}" not in err
+
+
+def test_one_format_registry_for_every_command() -> None:
+    # the parser's --format choices are the registry's, and every registered format renders
+    from pairwise_param.cli import formats
+    from pairwise_param.cli.main import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")  # argparse's subparsers action
+    for command in ("report", "check", "generate"):
+        fmt = next(a for a in sub.choices[command]._actions if a.dest == "format")  # type: ignore[union-attr]
+        assert tuple(fmt.choices) == formats.names(command) and fmt.default == formats.names(command)[0]
+    assert formats.names("report") == ("terminal", "markdown", "json")
+    assert formats.names("check") == ("terminal", "json")
+    assert formats.names("generate") == ("csv", "json", "markdown")
+    with pytest.raises(ValueError, match="registered twice"):
+        formats.register("check", "json", "again")(lambda result, output: "")
+    from pairwise_param.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument, match="unknown format 'xml' for check"):
+        formats.render("check", "xml", None, formats.Output())
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [({"effort": -1}, "effort must be an int >= 0, got effort=-1"), ({"seed": "x"}, "seed must be an int")],
+)
+def test_model_file_engine_options_are_checked_by_engine_options(extra: dict, message: str) -> None:
+    from pairwise_param.errors import InvalidModel
+
+    with pytest.raises(InvalidModel, match=message):
+        parse_model({"axes": {"a": [1, 2], "b": [1]}, **extra}, where="m.toml")
+
+
+@pytest.mark.parametrize(("flag", "value"), [("--effort", "-1"), ("--seed", "x"), ("--effort", "1.5")])
+def test_cli_engine_options_are_checked_by_engine_options(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, flag: str, value: str
+) -> None:
+    model = tmp_path / "m.json"
+    model.write_text('{"axes": {"a": [1, 2], "b": [1, 2]}}')
+    code, _, err = run(capsys, "generate", str(model), flag, value)
+    assert code == ExitCode.USAGE_ERROR
+    assert f"argument {flag}" in err and ("must be an int" in err)
