@@ -138,8 +138,7 @@ def _missing_lines(report: SuiteReport, limit: int | None) -> list[str]:
 
 
 # -- terminal ------------------------------------------------------------------------------------
-def render_terminal(report: SuiteReport, *, show_missing: bool = False, list_limit: int | None = 20) -> str:
-    out: list[str] = []
+def _terminal_heading(report: SuiteReport) -> str:
     files = sorted({t.path for t in report.tests})
     head = (
         f"pairwise-param report: {len(report.tests)} parametrized test"
@@ -148,8 +147,11 @@ def render_terminal(report: SuiteReport, *, show_missing: bool = False, list_lim
     )
     if report.unparametrized:
         head += f" (+{report.unparametrized} unparametrized)"
-    out.append(head)
-    out.append("")
+    return head
+
+
+def _terminal_table(report: SuiteReport) -> list[str]:
+    """The aligned table: a heading per file, a row per test, the totals."""
     cov_heads = [f"{t}-WAY" for t in report.strengths]
     header = ["TEST", "AXES", "FULL", "COLLECTED", "REDUCTION", *cov_heads]
     rows: list[list[str] | str] = []  # a str is a file heading
@@ -195,16 +197,16 @@ def render_terminal(report: SuiteReport, *, show_missing: bool = False, list_lim
             (c.rjust(widths[i]) if i in right else c.ljust(widths[i])) for i, c in enumerate(cells)
         ).rstrip()
 
-    if report.tests:
-        out.append(line(header))
-        for r in rows:
-            out.append(r if isinstance(r, str) else line(r))
-        out.append(line(["-" * w for w in widths]))
-        out.append(line(total_row))
-        out.append("")
-        out.append(_totals_line(report))
-    else:
-        out.append("no parametrized tests collected")
+    out = [line(header)]
+    out.extend(r if isinstance(r, str) else line(r) for r in rows)
+    out.append(line(["-" * w for w in widths]))
+    out.append(line(total_row))
+    return out
+
+
+def _terminal_footer(report: SuiteReport, show_missing: bool, list_limit: int | None) -> list[str]:
+    """Missing tuples (or how many), tables below --fail-under, collection errors."""
+    out: list[str] = []
     incomplete = _incomplete(report)
     if show_missing:
         lines = _missing_lines(report, list_limit)
@@ -221,7 +223,7 @@ def render_terminal(report: SuiteReport, *, show_missing: bool = False, list_lim
         below = report.below(report.fail_under)
         if below:
             out.append("")
-            for test, table, c in below:
+            for test, _table, c in below:
                 out.append(
                     f"FAIL {test.test_id}: {c.strength}-way coverage {fmt_percent(c.percent, c.complete)} "
                     f"< {report.fail_under:g}% ({c.missing} of {c.coverable} tuples missing)"
@@ -230,6 +232,19 @@ def render_terminal(report: SuiteReport, *, show_missing: bool = False, list_lim
         out.append("")
         for e in report.errors:
             out.append(f"ERROR {e.where}: {e.message}")
+    return out
+
+
+def render_terminal(report: SuiteReport, *, show_missing: bool = False, list_limit: int | None = 20) -> str:
+    """The report as an aligned table for a terminal."""
+    out = [_terminal_heading(report), ""]
+    if report.tests:
+        out.extend(_terminal_table(report))
+        out.append("")
+        out.append(_totals_line(report))
+    else:
+        out.append("no parametrized tests collected")
+    out.extend(_terminal_footer(report, show_missing, list_limit))
     return "\n".join(out) + "\n"
 
 
