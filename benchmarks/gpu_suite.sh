@@ -32,7 +32,7 @@ fi
 # The @pairwise mark needs the plugin; it is registered through the pytest11 entry point
 # of the installed package. Without it (install failed), load it by name from the tree.
 if ! python -c "import importlib.metadata as m, sys; sys.exit(not any(e.name == 'pairwise_param' for e in m.entry_points(group='pytest11')))"; then
-  export PYTEST_PLUGINS=pairwise_param.pytest_plugin
+  export PYTEST_PLUGINS=pairwise_param.plugin.hooks
   echo "pytest11 entry point missing: PYTEST_PLUGINS=$PYTEST_PLUGINS" | tee -a "$OUT/install.log"
 fi
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"

@@ -28,7 +28,7 @@ from typing import Any
 
 from pairwise_param.errors import InvalidArgument, InvalidConstraint, UnknownAxis
 
-__all__ = ["Constraint", "Exclusion", "Feasibility", "bind_constraint", "describe_predicate"]
+__all__ = ["Constraint", "Exclusion", "Feasibility", "bind_constraint", "constraint_list", "describe_predicate"]
 
 #: Largest product of a constraint's scope sizes we tabulate.  Beyond this the
 #: predicate is almost certainly over-broad (it names axes it does not need).
@@ -106,6 +106,36 @@ class Constraint:
                 "for every combination of its axes' values",
                 where=where,
             ) from exc
+
+
+def constraint_list(constraints: Any, where: str | None = None) -> tuple[Any, ...]:
+    """THE check of a ``constraints=`` argument (``cover()``, ``@pairwise``,
+    ``Model``, ``rows()``): a list whose entries are predicates or declarative
+    rules (a mapping or an expression string, see :mod:`pairwise_param.language`).
+    A lone predicate, rule or string is an error (a list of one is meant)."""
+    if callable(constraints) or isinstance(constraints, (str, bytes, Mapping)):
+        raise InvalidArgument(
+            f"constraints={constraints!r} must be a list of predicates or rules, "
+            "e.g. constraints=[lambda a, b: ...]",
+            where=where,
+        )
+    try:
+        items = tuple(constraints)
+    except TypeError:
+        raise InvalidArgument(
+            f"constraints={constraints!r} must be a list of predicates or rules, "
+            "e.g. constraints=[lambda a, b: ...]",
+            where=where,
+        ) from None
+    for i, c in enumerate(items):
+        if not (callable(c) or isinstance(c, (str, Mapping))):
+            raise InvalidArgument(
+                f"constraints[{i}]={c!r} is neither a predicate over axis names nor a rule; "
+                "write e.g. `lambda dtype, bias_mode: not (dtype == 'fp32' and bias_mode == 2)` "
+                "or {'if': {...}, 'then': {...}}",
+                where=where,
+            )
+    return items
 
 
 def bind_constraint(

@@ -22,7 +22,8 @@ The decorator attaches exactly ONE mark, ``pytest.mark.pairwise(spec)``, where
 * ``spec.axes``: read-only ordered mapping axis name (``"dtype"`` or grouped
   ``"n,k,m"``) -> tuple of values; ``spec.argnames``: the bound argument
   names, grouped axes flattened;
-* ``spec.strength`` (``None`` = default 2), ``spec.sub_models``,
+* ``spec.strength`` (``None`` = the model's default, ``min(2, number of
+  axes)``), ``spec.sub_models``,
   ``spec.constraints``, ``spec.include``, ``spec.mode`` (``None``, ``"cover"``
   or ``"full"``), ``spec.effort``, ``spec.seed``, ``spec.ids``,
   ``spec.indirect``; ``spec.value_params``: axis name -> {value position:
@@ -43,14 +44,18 @@ defines that (empty) fixture, so a run without the plugin
 not found" instead of silently running nothing (with ``--strict-markers`` the
 unknown ``pairwise`` mark fails collection already).
 
-Option misuse (a reserved name used as an axis, a wrong type) raises
-:class:`~pairwise_param.errors.InvalidArgument` at decoration time, naming the
-test; everything about the model itself (values, constraints, include rows,
+Options are declared once, in :data:`OPTIONS` (name, default, validator,
+doc), like Hypothesis declares its settings.  Everything given to
+``@pairwise(...)`` is checked when the decorator is applied to the test (so
+every message names the test): option misuse (a reserved name used as an
+axis, a wrong type) raises :class:`~pairwise_param.errors.InvalidArgument`,
+``effort`` and ``seed`` are validated by
+:class:`~pairwise_param.engine.EngineOptions` (their one home); everything about the model itself (values, constraints, include rows,
 strength range) is checked when the plugin expands the mark during
 collection, so it is reported as a collection error of that test.
 
-Nothing here imports pytest at import time (``pairwise_param`` must import
-without it); the decorator imports it when applied.
+Nothing here imports pytest or the engine at import time (``pairwise_param``
+must import without them); the decorator imports them when applied.
 """
 
 from __future__ import annotations
@@ -60,31 +65,204 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from pairwise_param.errors import DuplicateAxis, InvalidArgument
+from pairwise_param.constraints import constraint_list
+from pairwise_param.contract import MARK, PLUGIN_FIXTURE
+from pairwise_param.errors import DuplicateAxis, InvalidArgument, PairwiseError
 from pairwise_param.model import Model
 
-__all__ = ["PLUGIN_FIXTURE", "RESERVED", "PairwiseSpec", "pairwise"]
-
-#: Option names of ``@pairwise``; an axis with one of these names goes in the mapping.
-RESERVED = ("strength", "sub_models", "constraints", "include", "mode", "effort", "seed", "ids", "indirect")
-
-#: Fixture defined by the plugin and requested by every decorated test.
-PLUGIN_FIXTURE = "pairwise_param_plugin"
+__all__ = ["OPTIONS", "PLUGIN_FIXTURE", "RESERVED", "Option", "PairwiseSpec", "pairwise"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+@dataclass(frozen=True)
+class _Context:
+    """What a validator may need besides the value: the test and its axes."""
+
+    where: str
+    argnames: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of ``@pairwise``: its default, its validator (value,
+    context) -> normalised value, and its documentation."""
+
+    name: str
+    default: Any
+    check: Callable[[Any, _Context], Any]
+    doc: str
+
+
+def _axis_hint(name: str, value: Any) -> str:
+    return (
+        f"{name!r} is an option of @pairwise, not an axis, and {name}={value!r} is not a valid "
+        f"value for it. To use an axis named {name!r}, pass it in the mapping: "
+        f"@pairwise({{{name!r}: {value!r}}}, ...)"
+    )
+
+
+def _bad(name: str, value: Any, ctx: _Context) -> InvalidArgument:
+    return InvalidArgument(_axis_hint(name, value), where=ctx.where)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check_strength(value: Any, ctx: _Context) -> int | None:
+    if value is not None and not _is_int(value):
+        raise _bad("strength", value, ctx)
+    return value  # the range is the model's to check (at collection, with the run's strength)
+
+
+def _check_mode(value: Any, ctx: _Context) -> str | None:
+    if value is None or value in ("cover", "full"):
+        return value
+    if isinstance(value, str):
+        raise InvalidArgument(f"mode={value!r} is not a mode; use 'cover' or 'full'", where=ctx.where)
+    raise _bad("mode", value, ctx)
+
+
+def _engine_option(name: str) -> Callable[[Any, _Context], Any]:
+    """Validator of ``effort`` / ``seed``: :class:`EngineOptions` decides."""
+
+    def check(value: Any, ctx: _Context) -> Any:
+        from pairwise_param.covering import engine_options
+
+        try:
+            engine_options(where=ctx.where, **{name: value})
+        except InvalidArgument as exc:
+            if isinstance(value, (list, tuple)):  # values of an axis meant to be called `name`
+                raise _bad(name, value, ctx) from None
+            raise exc from None
+        return value
+
+    return check
+
+
+def _check_constraints(value: Any, ctx: _Context) -> tuple[Any, ...]:
+    try:
+        return constraint_list(value, ctx.where)
+    except InvalidArgument:
+        if isinstance(value, (list, tuple)):  # values of an axis meant to be called `constraints`
+            raise _bad("constraints", value, ctx) from None
+        raise
+
+
+def _check_include(value: Any, ctx: _Context) -> tuple[Mapping[str, Any], ...]:
+    if isinstance(value, Mapping):
+        value = [value]
+    try:
+        rows = tuple(value)
+    except TypeError:
+        raise _bad("include", value, ctx) from None
+    if any(not isinstance(r, Mapping) for r in rows):
+        raise _bad("include", value, ctx)
+    return rows
+
+
+def _check_sub_models(value: Any, ctx: _Context) -> tuple[tuple[Any, int], ...]:
+    try:
+        subs = tuple(value)
+    except TypeError:
+        raise _bad("sub_models", value, ctx) from None
+    for s in subs:
+        names_ok = (
+            isinstance(s, (tuple, list))
+            and len(s) == 2
+            and (
+                isinstance(s[0], str)
+                or isinstance(s[0], (tuple, list))
+                and all(isinstance(n, str) for n in s[0])
+            )
+        )
+        if not (names_ok and _is_int(s[1])):
+            raise InvalidArgument(
+                f"sub_models entries are (axis names, strength) pairs, e.g. "
+                f"sub_models=[(('dtype', 'bias_mode', 'xnorm'), 3)]; got {s!r}. "
+                + _axis_hint("sub_models", value).split(". ", 1)[1],
+                where=ctx.where,
+            )
+    return tuple((tuple(s[0]) if not isinstance(s[0], str) else s[0], s[1]) for s in subs)
+
+
+def _check_ids(value: Any, ctx: _Context) -> Any:
+    if value is None or callable(value):
+        return value
+    if not isinstance(value, Mapping):
+        raise _bad("ids", value, ctx)
+    for k, fn in value.items():
+        if not callable(fn):
+            raise InvalidArgument(
+                f"ids[{k!r}]={fn!r} must be a callable value -> str (or None to keep the default)",
+                where=ctx.where,
+            )
+    return value
+
+
+def _check_indirect(value: Any, ctx: _Context) -> bool | tuple[str, ...]:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        value = [value]
+    try:
+        names = tuple(value)
+    except TypeError:
+        raise _bad("indirect", value, ctx) from None
+    if any(not isinstance(n, str) for n in names):
+        raise _bad("indirect", value, ctx)
+    unknown = [n for n in names if n not in ctx.argnames]
+    if unknown:
+        raise InvalidArgument(
+            f"indirect={list(names)!r} names {', '.join(map(repr, unknown))}, which "
+            f"{'is not an axis' if len(unknown) == 1 else 'are not axes'} (axes: {', '.join(ctx.argnames)}). "
+            + _axis_hint("indirect", value).split(". ", 1)[1],
+            where=ctx.where,
+        )
+    return names
+
+
+#: Every option of ``@pairwise``, declared once: the decorator's signature and
+#: :class:`PairwiseSpec`'s fields follow this order and these defaults (a test
+#: checks both); an axis with one of these names goes in the mapping.
+OPTIONS: tuple[Option, ...] = (
+    Option("strength", None, _check_strength,
+           "t: every t axes see every combination of their values; None: min(2, number of axes). "
+           "A run-time --pairwise-strength may raise it, never lower it."),
+    Option("sub_models", (), _check_sub_models,
+           "[(('dtype', 'bias_mode', 'xnorm'), 3)]: a higher strength on a subset of axes."),
+    Option("constraints", (), _check_constraints,
+           "predicates over axis names, or declarative rules (pairwise_param.language); "
+           "rows where one is false never run."),
+    Option("include", (), _check_include, "(partial) rows that must appear, first."),
+    Option("mode", None, _check_mode,
+           "'full' keeps this test exhaustive (the full product minus forbidden rows) even in "
+           "cover mode; 'cover' (or None) follows the run."),
+    Option("effort", 0, _engine_option("effort"), "engine improver effort (0 = quick); see EngineOptions."),
+    Option("seed", 0, _engine_option("seed"), "seed of the engine's improver."),
+    Option("ids", None, _check_ids, "{'argname': fn(value) -> str} or fn(argname, value) -> str | None."),
+    Option("indirect", False, _check_indirect,
+           "as in pytest.mark.parametrize: True or a list of axis names whose values go to the "
+           "same-named fixture as request.param."),
+)
+
+#: Option names of ``@pairwise``, in declaration order.
+RESERVED: tuple[str, ...] = tuple(o.name for o in OPTIONS)
+
+
 @dataclass(frozen=True, eq=False)
 class PairwiseSpec:
-    """Everything ``@pairwise`` was given, frozen; see the module docstring."""
+    """Everything ``@pairwise`` was given, validated and frozen; see the module
+    docstring.  The option fields follow :data:`OPTIONS`."""
 
     axes: Mapping[str, Any]
     strength: int | None = None
     sub_models: tuple[tuple[Any, int], ...] = ()
-    constraints: tuple[Callable[..., Any], ...] = ()
+    constraints: tuple[Any, ...] = ()
     include: tuple[Mapping[str, Any], ...] = ()
     mode: str | None = None
-    effort: int = 0
+    effort: Any = 0
     seed: int = 0
     ids: Any = None
     indirect: bool | tuple[str, ...] = False
@@ -97,17 +275,14 @@ class PairwiseSpec:
     @property
     def argnames(self) -> tuple[str, ...]:
         """Bound argument names in axis order (grouped axes flattened)."""
-        return tuple(n.strip() for name in self.axes for n in name.split(","))
+        return _argnames(self.axes)
 
     def model(self, where: str | None = None, *, strength: int | None = None) -> Model:
         """Build (and thereby validate) the model; ``strength`` overrides the
-        spec's.  With neither, the strength is 2 (1 for a single-axis table)."""
-        t = strength if strength is not None else self.strength
-        if t is None:
-            t = min(2, len(self.axes))
+        spec's.  With neither, the model's default applies (``min(2, number of axes)``)."""
         return Model(
             dict(self.axes),
-            strength=t,
+            strength=strength if strength is not None else self.strength,
             constraints=self.constraints,
             include=self.include,
             sub_models=self.sub_models,
@@ -122,16 +297,8 @@ class PairwiseSpec:
         return f"PairwiseSpec({', '.join([axes, *opts])})"
 
 
-def _axis_hint(name: str, value: Any) -> str:
-    return (
-        f"{name!r} is an option of @pairwise, not an axis, and {name}={value!r} is not a valid "
-        f"value for it. To use an axis named {name!r}, pass it in the mapping: "
-        f"@pairwise({{{name!r}: {value!r}}}, ...)"
-    )
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+def _argnames(axes: Iterable[Any]) -> tuple[str, ...]:
+    return tuple(n.strip() for name in axes for n in str(name).split(","))
 
 
 def _freeze_values(values: Any) -> Any:
@@ -145,7 +312,9 @@ def _freeze_values(values: Any) -> Any:
         return values
 
 
-def _unwrap_params(name: str, values: Any) -> tuple[Any, dict[int, tuple[tuple[Any, ...], str | None]]]:
+def _unwrap_params(
+    name: str, values: Any, where: str
+) -> tuple[Any, dict[int, tuple[tuple[Any, ...], str | None]]]:
     """Split ``pytest.param(value, marks=..., id=...)`` entries of an axis into the
     bare value and its (marks, id).  A grouped axis takes ``pytest.param(1, 64, 128)``
     (or ``pytest.param((1, 64, 128))``).  Detected by shape (pytest's ParameterSet is a
@@ -165,12 +334,14 @@ def _unwrap_params(name: str, values: Any) -> tuple[Any, dict[int, tuple[tuple[A
             else:
                 raise InvalidArgument(
                     f"axis {name!r}: pytest.param{inner!r} gives {len(inner)} values; a value of a "
-                    "single-name axis is pytest.param(value, marks=..., id=...)"
+                    "single-name axis is pytest.param(value, marks=..., id=...)",
+                    where=where,
                 )
             if v.id is not None and grouped:
                 raise InvalidArgument(
                     f"axis {name!r}: id= of pytest.param is not supported on a grouped axis; use "
-                    "ids={part name: fn} of @pairwise"
+                    "ids={part name: fn} of @pairwise",
+                    where=where,
                 )
             out.append(value)
             extra[pos] = (tuple(v.marks), None if v.id is None else str(v.id))
@@ -179,118 +350,46 @@ def _unwrap_params(name: str, values: Any) -> tuple[Any, dict[int, tuple[tuple[A
     return tuple(out), extra
 
 
-def _check_options(
-    where: str,
-    axes: Mapping[str, Any],
-    *,
-    strength: Any,
-    sub_models: Any,
-    constraints: Any,
-    include: Any,
-    mode: Any,
-    effort: Any,
-    seed: Any,
-    ids: Any,
-    indirect: Any,
-) -> dict[str, Any]:
-    __tracebackhide__ = True
-
-    def bad(name: str, value: Any) -> InvalidArgument:
-        return InvalidArgument(_axis_hint(name, value), where=where)
-
-    if strength is not None and not _is_int(strength):
-        raise bad("strength", strength)
-    if mode is not None and mode not in ("cover", "full"):
-        if isinstance(mode, str):
-            raise InvalidArgument(f"mode={mode!r} is not a mode; use 'cover' or 'full'", where=where)
-        raise bad("mode", mode)
-    if not _is_int(effort) or effort < 0:
-        if _is_int(effort):
-            raise InvalidArgument(f"effort={effort!r} must be an int >= 0", where=where)
-        raise bad("effort", effort)
-    if not _is_int(seed):
-        raise bad("seed", seed)
-    if callable(constraints) or isinstance(constraints, (str, Mapping)):
+def _axes(axes_mapping: Any, axes: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The mapping axes, then the keyword axes, each in the order written."""
+    mapping: dict[str, Any] = {}
+    if axes_mapping is not None:
+        if not isinstance(axes_mapping, Mapping):
+            raise InvalidArgument(
+                f"the positional argument of @pairwise is a mapping of axis name -> values, "
+                f"got {type(axes_mapping).__name__} {axes_mapping!r}",
+                where=where,
+            )
+        for name, values in axes_mapping.items():
+            mapping[name] = _freeze_values(values)
+    for name, values in axes.items():
+        if name in mapping:
+            raise DuplicateAxis(
+                f"axis {name!r} is given both in the mapping and as a keyword argument; give it once",
+                where=where,
+            )
+        mapping[name] = _freeze_values(values)
+    if not mapping:
         raise InvalidArgument(
-            f"constraints={constraints!r} must be a list of predicates, e.g. constraints=[lambda a, b: ...]",
+            "@pairwise needs at least one axis, e.g. @pairwise(dtype=[...], padded=[False, True])",
             where=where,
         )
-    try:
-        cons = tuple(constraints)
-    except TypeError:
-        raise bad("constraints", constraints) from None
-    if any(not callable(c) for c in cons):
-        raise bad("constraints", constraints)
-    if isinstance(include, Mapping):
-        include = [include]
-    try:
-        inc = tuple(include)
-    except TypeError:
-        raise bad("include", include) from None
-    if any(not isinstance(r, Mapping) for r in inc):
-        raise bad("include", include)
-    try:
-        subs = tuple(sub_models)
-    except TypeError:
-        raise bad("sub_models", sub_models) from None
-    for s in subs:
-        names_ok = (
-            isinstance(s, (tuple, list))
-            and len(s) == 2
-            and (
-                isinstance(s[0], str)
-                or isinstance(s[0], (tuple, list))
-                and all(isinstance(n, str) for n in s[0])
-            )
-        )
-        if not (names_ok and _is_int(s[1])):
-            raise InvalidArgument(
-                f"sub_models entries are (axis names, strength) pairs, e.g. "
-                f"sub_models=[(('dtype', 'bias_mode', 'xnorm'), 3)]; got {s!r}. "
-                + _axis_hint("sub_models", sub_models).split(". ", 1)[1],
-                where=where,
-            )
-    subs = tuple((tuple(s[0]) if not isinstance(s[0], str) else s[0], s[1]) for s in subs)
-    if ids is not None and not callable(ids):
-        if not isinstance(ids, Mapping):
-            raise bad("ids", ids)
-        for k, fn in ids.items():
-            if not callable(fn):
-                raise InvalidArgument(
-                    f"ids[{k!r}]={fn!r} must be a callable value -> str (or None to keep the default)",
-                    where=where,
-                )
-    argnames = tuple(n.strip() for name in axes for n in str(name).split(","))
-    if isinstance(indirect, bool):
-        ind: bool | tuple[str, ...] = indirect
-    else:
-        if isinstance(indirect, str):
-            indirect = [indirect]
-        try:
-            ind = tuple(indirect)
-        except TypeError:
-            raise bad("indirect", indirect) from None
-        if any(not isinstance(n, str) for n in ind):
-            raise bad("indirect", indirect)
-        unknown = [n for n in ind if n not in argnames]
-        if unknown:
-            raise InvalidArgument(
-                f"indirect={list(ind)!r} names {', '.join(map(repr, unknown))}, which "
-                f"{'is not an axis' if len(unknown) == 1 else 'are not axes'} (axes: {', '.join(argnames)}). "
-                + _axis_hint("indirect", indirect).split(". ", 1)[1],
-                where=where,
-            )
-    return {
-        "strength": strength,
-        "sub_models": subs,
-        "constraints": cons,
-        "include": inc,
-        "mode": mode,
-        "effort": effort,
-        "seed": seed,
-        "ids": ids,
-        "indirect": ind,
-    }
+    return mapping
+
+
+def _spec(where: str, axes_mapping: Any, axes: Mapping[str, Any], given: Mapping[str, Any]) -> PairwiseSpec:
+    """Validate everything ``@pairwise(...)`` was given into a spec; every error names ``where``."""
+    mapping = _axes(axes_mapping, axes, where)
+    value_params: dict[str, Any] = {}
+    for name in list(mapping):
+        mapping[name], extra = _unwrap_params(str(name), mapping[name], where)
+        if extra:
+            value_params[name] = MappingProxyType(extra)
+    ctx = _Context(where, _argnames(mapping))
+    checked = {o.name: o.check(given[o.name], ctx) for o in OPTIONS}
+    return PairwiseSpec(
+        axes=MappingProxyType(mapping), value_params=MappingProxyType(value_params), **checked
+    )
 
 
 def pairwise(
@@ -299,10 +398,10 @@ def pairwise(
     *,
     strength: int | None = None,
     sub_models: Iterable[tuple[Sequence[str] | str, int]] = (),
-    constraints: Iterable[Callable[..., Any]] = (),
+    constraints: Iterable[Callable[..., Any] | Mapping[str, Any] | str] = (),
     include: Iterable[Mapping[str, Any]] = (),
     mode: str | None = None,
-    effort: int = 0,
+    effort: Any = 0,
     seed: int = 0,
     ids: Mapping[str, Callable[[Any], Any]] | Callable[[str, Any], Any] | None = None,
     indirect: bool | Sequence[str] = False,
@@ -310,82 +409,42 @@ def pairwise(
 ) -> Callable[[F], F]:
     """Parametrize a test over a covering table of its option axes.
 
-    Parameters
-    ----------
-    axes_mapping:
-        Optional positional mapping of axis name -> values, for names that are
-        not identifiers, collide with an option below, or group several
-        arguments (``{"n,k,m": [(1, 64, 128), (4, 32, 256)]}``).
-    strength:
-        t (default 2): every t axes see every combination of their values.
-        A run-time ``--pairwise-strength`` may raise it, never lower it.
-    sub_models:
-        ``[(("dtype", "bias_mode", "xnorm"), 3)]``: a higher strength on a subset.
-    constraints:
-        Predicates over axis names; rows where one is false never run.
-    include:
-        (Partial) rows that must appear, first.
-    mode:
-        ``"full"`` keeps this test exhaustive (the full product minus
-        forbidden rows) even in cover mode; ``"cover"`` (or ``None``) follows
-        the run.
-    effort, seed:
-        Engine improver effort (0 = quick) and its seed.
-    ids:
-        ``{"argname": fn(value) -> str}`` or ``fn(argname, value) -> str | None``.
-    indirect:
-        As in ``pytest.mark.parametrize``: ``True`` or a list of axis names
-        whose values go to the same-named fixture as ``request.param``.
-    **axes:
-        Axis name -> list of values.
+    ``axes_mapping`` (optional, positional): axis name -> values, for names
+    that are not identifiers, collide with an option, or group several
+    arguments (``{"n,k,m": [(1, 64, 128), (4, 32, 256)]}``); ``**axes``: axis
+    name -> list of values.  The options (keyword-only) are declared in
+    :data:`OPTIONS`, each with its default and meaning:
+
+    * ``strength``: t (default ``min(2, number of axes)``); a run-time
+      ``--pairwise-strength`` may raise it, never lower it;
+    * ``sub_models``: ``[(("dtype", "bias_mode", "xnorm"), 3)]``;
+    * ``constraints``: predicates over axis names or declarative rules;
+    * ``include``: (partial) rows that must appear, first;
+    * ``mode``: ``"full"`` keeps this test exhaustive even in cover mode;
+    * ``effort``, ``seed``: the engine's improver effort and seed;
+    * ``ids``: ``{"argname": fn(value) -> str}`` or ``fn(argname, value) -> str | None``;
+    * ``indirect``: as in ``pytest.mark.parametrize``.
+
+    Nothing is checked until the decorator is applied, so every error names
+    the test.
     """
-    mapping: dict[str, Any] = {}
-    if axes_mapping is not None:
-        if not isinstance(axes_mapping, Mapping):
-            raise InvalidArgument(
-                f"the positional argument of @pairwise is a mapping of axis name -> values, "
-                f"got {type(axes_mapping).__name__} {axes_mapping!r}"
-            )
-        for name, values in axes_mapping.items():
-            mapping[name] = _freeze_values(values)
-    for name, values in axes.items():
-        if name in mapping:
-            raise DuplicateAxis(
-                f"axis {name!r} is given both in the mapping and as a keyword argument; give it once"
-            )
-        mapping[name] = _freeze_values(values)
-    value_params: dict[str, Any] = {}
-    for name in list(mapping):
-        mapping[name], extra = _unwrap_params(str(name), mapping[name])
-        if extra:
-            value_params[name] = MappingProxyType(extra)
-    options = {
-        "strength": strength,
-        "sub_models": sub_models,
-        "constraints": constraints,
-        "include": include,
-        "mode": mode,
-        "effort": effort,
-        "seed": seed,
-        "ids": ids,
-        "indirect": indirect,
-    }
+    given = {name: value for name, value in locals().items() if name in RESERVED}
 
     def apply(obj: F) -> F:
         __tracebackhide__ = True  # pytest shows the user's decorator line, not ours
         import pytest
 
         where = f"{getattr(obj, '__module__', '?')}::{getattr(obj, '__qualname__', repr(obj))}"
-        if not mapping:
-            raise InvalidArgument(
-                "@pairwise needs at least one axis, e.g. @pairwise(dtype=[...], padded=[False, True])",
-                where=where,
-            )
-        checked = _check_options(where, mapping, **options)
-        spec = PairwiseSpec(
-            axes=MappingProxyType(dict(mapping)), value_params=MappingProxyType(value_params), **checked
-        )
-        obj = pytest.mark.pairwise(spec)(obj)
-        return pytest.mark.usefixtures(PLUGIN_FIXTURE)(obj)
+        try:
+            spec = _spec(where, axes_mapping, axes, given)
+        except PairwiseError as exc:
+            error = exc
+        else:
+            obj = getattr(pytest.mark, MARK)(spec)(obj)
+            return pytest.mark.usefixtures(PLUGIN_FIXTURE)(obj)
+        # raised from here, without our inner frames: the user's decorator line is what counts
+        raise error.with_traceback(None)
 
     return apply
+
+

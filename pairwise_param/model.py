@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +24,7 @@ from pairwise_param.constraints import (
     Exclusion,
     Feasibility,
     bind_constraint,
+    constraint_list,
     merge_exclusions,
     tabulate,
 )
@@ -34,55 +34,18 @@ from pairwise_param.errors import (
     EmptyAxis,
     InvalidArgument,
     InvalidInclude,
+    PairwiseError,
     StrengthError,
     UnhashableValue,
     UnknownAxis,
     UnsatisfiableConstraints,
 )
+from pairwise_param.values import loose_eq, stable_label, value_key, value_label
 
-__all__ = ["Axis", "IndexModel", "Model", "SubModel", "value_label"]
+__all__ = ["Axis", "IndexModel", "Model", "SubModel", "default_strength", "value_label"]
 
 #: Row as given by a user: axis (or bound) name -> value; may be partial.
 RowLike = Mapping[str, Any]
-
-
-def value_label(value: Any) -> str:
-    """A short, stable, readable text for a value (used in messages and ids).
-
-    ``torch.float16`` -> ``float16``, enum members -> their name, others
-    ``repr``.  Never depends on ``id()``.
-    """
-    mod = type(value).__module__
-    if mod == "torch" and type(value).__name__ == "dtype":
-        return str(value).replace("torch.", "")
-    if hasattr(value, "name") and hasattr(type(value), "__members__"):  # enum member
-        return str(value.name)
-    if isinstance(value, str):
-        return value
-    return repr(value)
-
-
-def _value_key(value: Any) -> tuple[str, Any]:
-    """Identity of a value inside one axis: equal values of different types
-    (``1`` and ``True``, ``0`` and ``0.0``) stay distinct, also inside tuples
-    (``(1, 2)`` and ``(True, 2)`` are two values)."""
-    kind = type(value).__module__ + "." + type(value).__qualname__
-    if isinstance(value, tuple):
-        return (kind, tuple(_value_key(v) for v in value))
-    return (kind, value)
-
-
-def _stable_label(value: Any) -> str:
-    """``value_label`` with its type, and without memory addresses (a default
-    ``repr`` shows ``id()``, which changes from process to process)."""
-    if isinstance(value, tuple):
-        text = "(" + ",".join(_stable_label(v) for v in value) + ")"
-    elif isinstance(value, frozenset):  # its repr's order follows the hash seed
-        text = "{" + ",".join(sorted(_stable_label(v) for v in value)) + "}"
-    else:
-        text = value_label(value)
-    text = re.sub(r" at 0x[0-9a-fA-F]+", "", text)
-    return type(value).__module__ + "." + type(value).__qualname__ + ":" + text
 
 
 @dataclass(frozen=True)
@@ -109,13 +72,13 @@ class Axis:
         """Index of ``value``; falls back to equality when the type differs
         (``np.int64(2)`` finds ``2``).  Raises :class:`InvalidInclude` if absent."""
         try:
-            return self._index[_value_key(value)]
+            return self._index[value_key(value)]
         except (KeyError, TypeError):
             pass
         matches = [
             i
             for i, v in enumerate(self.values)
-            if isinstance(v, bool) == isinstance(value, bool) and _safe_eq(v, value)
+            if loose_eq(v, value)
         ]
         if len(matches) == 1:
             return matches[0]
@@ -162,7 +125,7 @@ class Axis:
                     where=where,
                 )
             try:
-                key = _value_key(v)
+                key = value_key(v)
                 hash(key)
             except TypeError:
                 hint = " (use a tuple instead of a list)" if isinstance(v, list) else ""
@@ -177,13 +140,6 @@ class Axis:
                 )
             index[key] = i
         return Axis(display, vals, names, index)
-
-
-def _safe_eq(a: Any, b: Any) -> bool:
-    try:
-        return bool(a == b)
-    except Exception:  # noqa: BLE001 - an odd __eq__ just means "not equal"
-        return False
 
 
 @dataclass(frozen=True)
@@ -246,6 +202,15 @@ def _interactions(n: int, strength: int, subs: Sequence[SubModel]) -> tuple[tupl
     return tuple(sorted(scopes, key=lambda s: (len(s), s)))
 
 
+def default_strength(strength: int | None, n_axes: int) -> int | None:
+    """THE default strength rule: ``None`` means 2, or 1 for a one-axis model
+    (``min(2, number of axes)``); an explicit value is returned as given (the
+    model checks its range).  Every entry point (``cover()``, ``@pairwise``,
+    the plugin's run-time strength, ``rows()``, model files) leaves ``None``
+    to the model, which applies this rule."""
+    return min(2, n_axes) if strength is None else strength
+
+
 class Model:
     """A validated model: the single source of truth for axes and constraints.
 
@@ -256,11 +221,15 @@ class Model:
         ``(name, values)`` pairs.  A name with commas (``"n,k,m"``) makes a
         grouped axis whose values are tuples.
     strength:
-        t, 1..number of axes.
+        t, 1..number of axes; ``None`` (the default) is ``min(2, number of
+        axes)`` (see :func:`default_strength`).
     constraints:
-        Predicates whose parameter names are axis (or bound) names.
+        Predicates whose parameter names are axis (or bound) names, or
+        declarative rules of :mod:`pairwise_param.language` (``{"if": ...,
+        "then": ...}``, ``{"never": ...}``, expression strings).
     include:
-        Must-include rows (mappings, possibly partial), emitted first.
+        Must-include rows (mappings, possibly partial), emitted first; a row
+        given twice (the same cells) is kept once.
     sub_models:
         ``[(("dtype", "bias_mode", "xnorm"), 3), ...]``: axes covered at
         another strength on top of the global one.
@@ -272,13 +241,42 @@ class Model:
         self,
         axes: Mapping[str, Iterable[Any]] | Sequence[tuple[str, Iterable[Any]]],
         *,
-        strength: int = 2,
-        constraints: Iterable[Callable[..., Any]] = (),
+        strength: int | None = None,
+        constraints: Iterable[Callable[..., Any] | Mapping[str, Any] | str] = (),
         include: Iterable[RowLike] = (),
         sub_models: Iterable[tuple[Sequence[str], int]] = (),
         where: str | None = None,
     ) -> None:
         self.where = where
+        self.axes, self._resolve = self._build_axes(axes)
+        n = len(self.axes)
+        self.strength = self._check_strength(default_strength(strength, n))
+        self.sub_models: tuple[SubModel, ...] = tuple(self._sub_model(item) for item in sub_models)
+        self.constraints: tuple[Constraint, ...] = self._bind_constraints(constraints)
+        values = [a.values for a in self.axes]
+        labels = [a.name for a in self.axes]
+        self.exclusions: tuple[Exclusion, ...] = merge_exclusions(
+            (c.scope, tabulate(c, values, labels, where)) for c in self.constraints
+        )
+        self.feasibility = Feasibility(self.sizes, self.exclusions)
+        self._check_satisfiable()
+        # one rule for repeated include rows: the same cells twice add nothing
+        self.include: tuple[tuple[int | None, ...], ...] = tuple(
+            dict.fromkeys(self._include_row(r, i) for i, r in enumerate(include))
+        )
+        self.index_model = IndexModel(
+            sizes=self.sizes,
+            strength=self.strength,
+            interactions=_interactions(n, self.strength, self.sub_models),
+            exclusions=self.exclusions,
+            include=self.include,
+        )
+
+    # -- validation steps of __init__ -------------------------------------------
+    def _build_axes(
+        self, axes: Mapping[str, Iterable[Any]] | Sequence[tuple[str, Iterable[Any]]]
+    ) -> tuple[tuple[Axis, ...], dict[str, Binding]]:
+        where = self.where
         if isinstance(axes, Mapping):
             pairs = list(axes.items())
         elif isinstance(axes, (list, tuple)):
@@ -310,97 +308,91 @@ class Model:
                 for j, part in enumerate(axis.names):
                     resolve[part] = (idx, j)
             built.append(axis)
-        self.axes: tuple[Axis, ...] = tuple(built)
-        self._resolve = resolve
-        n = len(self.axes)
+        return tuple(built), resolve
 
+    def _check_strength(self, strength: Any) -> int:
+        n = len(self.axes)
         if isinstance(strength, bool) or not isinstance(strength, int):
-            raise InvalidArgument(f"strength must be an int, got strength={strength!r}", where=where)
+            raise InvalidArgument(f"strength must be an int, got strength={strength!r}", where=self.where)
         if not 1 <= strength <= n:
             raise StrengthError(
                 f"strength={strength} is out of range: the model has {n} "
                 f"ax{'i' if n == 1 else 'e'}s ({', '.join(self.names)}), so strength must be 1..{n}",
-                where=where,
+                where=self.where,
             )
-        self.strength = strength
+        return strength
 
-        subs: list[SubModel] = []
-        for sub_item in sub_models:
-            item: Any = sub_item
+    def _sub_model(self, item: Any) -> SubModel:
+        where = self.where
+        try:
+            raw_names, sub_t = item
+        except (TypeError, ValueError):
+            raise InvalidArgument(
+                f"sub_models entries are (axis names, strength) pairs, got {item!r}", where=where
+            ) from None
+        if isinstance(raw_names, str):
+            split = "," in raw_names and raw_names not in self._resolve
+            sub_names: list[str] = [s.strip() for s in raw_names.split(",")] if split else [raw_names]
+        else:
             try:
-                raw_names, sub_t = item
-            except (TypeError, ValueError):
+                sub_names = list(raw_names)
+            except TypeError:
                 raise InvalidArgument(
                     f"sub_models entries are (axis names, strength) pairs, got {item!r}", where=where
                 ) from None
-            if isinstance(raw_names, str):
-                split = "," in raw_names and raw_names not in resolve
-                sub_names: list[str] = [s.strip() for s in raw_names.split(",")] if split else [raw_names]
-            else:
-                try:
-                    sub_names = list(raw_names)
-                except TypeError:
-                    raise InvalidArgument(
-                        f"sub_models entries are (axis names, strength) pairs, got {item!r}", where=where
-                    ) from None
-            try:
-                idxs = sorted({self.axis_index(s) for s in sub_names})
-            except UnknownAxis as exc:
-                raise UnknownAxis(f"sub-model {sub_names!r}: {exc.detail}", where=where) from None
-            if isinstance(sub_t, bool) or not isinstance(sub_t, int) or not 1 <= sub_t <= len(idxs):
-                raise StrengthError(
-                    f"sub-model {list(sub_names)} @ {sub_t!r}: strength must be an int in "
-                    f"1..{len(idxs)} (its number of axes)",
-                    where=where,
-                )
-            subs.append(SubModel(tuple(idxs), sub_t))
-        self.sub_models: tuple[SubModel, ...] = tuple(subs)
+        try:
+            idxs = sorted({self.axis_index(s) for s in sub_names})
+        except UnknownAxis as exc:
+            raise UnknownAxis(f"sub-model {sub_names!r}: {exc.detail}", where=where) from None
+        if isinstance(sub_t, bool) or not isinstance(sub_t, int) or not 1 <= sub_t <= len(idxs):
+            raise StrengthError(
+                f"sub-model {list(sub_names)} @ {sub_t!r}: strength must be an int in "
+                f"1..{len(idxs)} (its number of axes)",
+                where=where,
+            )
+        return SubModel(tuple(idxs), sub_t)
 
-        if isinstance(constraints, Mapping) or callable(constraints):
-            raise InvalidArgument(
-                "constraints must be a list of predicates, e.g. constraints=[lambda a, b: ...]",
-                where=where,
+    def _bind_constraints(self, constraints: Any) -> tuple[Constraint, ...]:
+        """Predicates bound to axes; declarative rules compiled first."""
+        items = constraint_list(constraints, self.where)
+        known: dict[str, list[Any]] | None = None
+        predicates = []
+        for i, c in enumerate(items):
+            if not callable(c):
+                from pairwise_param.language import compile_constraint, known_values
+
+                if known is None:
+                    known = known_values([(a.names, a.values) for a in self.axes])
+                try:
+                    c = compile_constraint(c, known, where=self.where)
+                except PairwiseError as exc:
+                    raise type(exc)(f"constraints[{i}]: {exc.detail}", where=self.where) from None
+            predicates.append(c)
+        return tuple(bind_constraint(p, self._resolve, self.names, self.where) for p in predicates)
+
+    def _check_satisfiable(self) -> None:
+        feas = self.feasibility
+        if feas.satisfiable():
+            return
+        empty: list[int | None] = [None] * len(self.axes)
+        failing = {
+            a
+            for ci, comp in enumerate(feas.components)
+            if not feas.completable_component(ci, empty)
+            for a in comp
+        }
+        involved = list(
+            dict.fromkeys(
+                f"{c.label} (over {', '.join(self.axes[a].name for a in c.scope)})"
+                for c in self.constraints
+                if not failing or set(c.scope) & failing
             )
-        self.constraints: tuple[Constraint, ...] = tuple(
-            bind_constraint(p, resolve, self.names, where) for p in constraints
         )
-        values = [a.values for a in self.axes]
-        labels = [a.name for a in self.axes]
-        self.exclusions: tuple[Exclusion, ...] = merge_exclusions(
-            (c.scope, tabulate(c, values, labels, where)) for c in self.constraints
-        )
-        self.feasibility = Feasibility(self.sizes, self.exclusions)
-        if not self.feasibility.satisfiable():
-            feas = self.feasibility
-            empty: list[int | None] = [None] * n
-            failing = {
-                a
-                for ci, comp in enumerate(feas.components)
-                if not feas.completable_component(ci, empty)
-                for a in comp
-            }
-            involved = list(
-                dict.fromkeys(
-                    f"{c.label} (over {', '.join(self.axes[a].name for a in c.scope)})"
-                    for c in self.constraints
-                    if not failing or set(c.scope) & failing
-                )
-            )
-            raise UnsatisfiableConstraints(
-                "no row satisfies all constraints together: "
-                + "; ".join(involved)
-                + ". Relax one of them or add values",
-                where=where,
-            )
-        self.include: tuple[tuple[int | None, ...], ...] = tuple(
-            self._include_row(r, i) for i, r in enumerate(include)
-        )
-        self.index_model = IndexModel(
-            sizes=self.sizes,
-            strength=strength,
-            interactions=_interactions(n, strength, self.sub_models),
-            exclusions=self.exclusions,
-            include=self.include,
+        raise UnsatisfiableConstraints(
+            "no row satisfies all constraints together: "
+            + "; ".join(involved)
+            + ". Relax one of them or add values",
+            where=self.where,
         )
 
     # -- lookups ---------------------------------------------------------------
@@ -448,7 +440,7 @@ class Model:
         blob = json.dumps(
             {
                 "index": self.index_model.canonical(),
-                "axes": [[list(a.names), [_stable_label(v) for v in a.values]] for a in self.axes],
+                "axes": [[list(a.names), [stable_label(v) for v in a.values]] for a in self.axes],
             },
             separators=(",", ":"),
             sort_keys=True,
@@ -489,7 +481,7 @@ class Model:
             ax = self.axes[axis]
             if cells[axis] is not None:
                 whole = ax.values[cells[axis]]  # type: ignore[index]
-                clash = [(ax.names[j], pv) for j, pv in sorted(parts.items()) if not _safe_eq(whole[j], pv)]
+                clash = [(ax.names[j], pv) for j, pv in sorted(parts.items()) if not loose_eq(whole[j], pv)]
                 if clash:
                     shown = ", ".join(f"{n}={pv!r}" for n, pv in clash)
                     raise InvalidInclude(
@@ -501,7 +493,7 @@ class Model:
             matches = [
                 i
                 for i, v in enumerate(ax.values)
-                if all(_safe_eq(v[j], pv) for j, pv in parts.items())
+                if all(loose_eq(v[j], pv) for j, pv in parts.items())
             ]
             if len(matches) != 1:
                 shown = ", ".join(f"{ax.names[j]}={pv!r}" for j, pv in sorted(parts.items()))
@@ -535,6 +527,18 @@ class Model:
             f"{a.name}={value_label(a.values[v])}" for a, v in zip(self.axes, cells) if v is not None
         ]
         return "{" + ", ".join(parts) + "}"
+
+    def describe_tuples(self, refs: Sequence[tuple[Sequence[int], Sequence[int]]], limit: int = 10) -> str:
+        """``{a=1, b=x}, {a=2, c=None} (+3 more)``: t-tuples given as (axis
+        indices, value indices), e.g. the infeasible tuples of a table."""
+        items = []
+        for scope, values in refs[:limit]:
+            cells: list[int | None] = [None] * len(self.axes)
+            for a, v in zip(scope, values):
+                cells[a] = v
+            items.append(self.describe_row(cells))
+        more = len(refs) - limit
+        return ", ".join(items) + (f" (+{more} more)" if more > 0 else "")
 
     def decode(self, index_row: Sequence[int]) -> dict[str, Any]:
         """Index row -> mapping of every bound argument name to its value."""

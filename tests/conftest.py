@@ -19,9 +19,12 @@ for _heavy in ("torch", "numpy"):
         pass
 
 # `ci`: derandomized (same examples every run), no deadline (2-core CI machines
-# are noisy).  `dev`: the default exploratory profile.
+# are noisy).  `dev`: the default exploratory profile.  `quick`: a tenth of the
+# examples, for a fast local run.  Property tests size themselves from the loaded
+# profile's max_examples (tests/sizing.py: 100 = the counts CI runs).
 settings.register_profile(
     "ci", derandomize=True, deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.register_profile("dev", deadline=None)
+settings.register_profile("quick", deadline=None, max_examples=10)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))

@@ -86,11 +86,37 @@ def _nonneg(text: str) -> int:
     return value
 
 
-def _int(text: str) -> int:
+def _engine_option(name: str, text: str) -> Any:
+    """``--effort`` / ``--seed``: an int (or a name, where the engine takes one),
+    validated by :class:`~pairwise_param.engine.EngineOptions`, their one home."""
+    from pairwise_param.covering import engine_options
+
+    value: Any = text.strip()
+    with contextlib.suppress(ValueError):
+        value = int(value)
     try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        engine_options(**{name: value})
+    except PairwiseError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r}: {exc.detail}") from None
+    return value
+
+
+def _effort(text: str) -> Any:
+    return _engine_option("effort", text)
+
+
+def _seed(text: str) -> Any:
+    return _engine_option("seed", text)
+
+
+def _format_option(parser: argparse.ArgumentParser, command: str) -> None:
+    """``--format``, its choices and their help from the one registry."""
+    from pairwise_param.cli import formats
+
+    choices = formats.names(command)
+    shown = "; ".join(f"{name}: {formats.describe(command, name)}" for name in choices)
+    parser.add_argument("--format", choices=choices, default=choices[0],
+                        help=f"output format (default: {choices[0]}). {shown}")
 
 
 def _single_strength(text: str) -> int:
@@ -142,8 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("paths", nargs="*", metavar="PATH", help="files, directories or node ids (default: pytest's own)")
     rep.add_argument("--strength", type=_strengths, default=(2, 3), metavar="T[,T...]",
                      help="strengths to measure (default: 2,3)")
-    rep.add_argument("--format", choices=("terminal", "markdown", "json"), default="terminal",
-                     help="output format (default: terminal)")
+    _format_option(rep, "report")
     rep.add_argument("--show-missing", action="store_true", help="list missing and infeasible tuples")
     rep.add_argument("--max-listed", type=_nonneg, default=20, metavar="N",
                      help="list at most N tuples per table and strength (0: no limit; default 20)")
@@ -179,7 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("rows", metavar="ROWS")
     chk.add_argument("--strength", type=_strengths, default=None, metavar="T[,T...]",
                      help="strengths to measure (default: the model's)")
-    chk.add_argument("--format", choices=("terminal", "json"), default="terminal")
+    _format_option(chk, "check")
     chk.add_argument("--show-missing", action="store_true", help="list every missing tuple")
     chk.add_argument("--max-listed", type=_nonneg, default=20, metavar="N")
     chk.add_argument("--fail-under", type=_percent, default=100.0, metavar="PCT")
@@ -191,12 +216,12 @@ def build_parser() -> argparse.ArgumentParser:
         "stdout, diagnostics on stderr.",
     )
     gen.add_argument("model", metavar="MODEL")
-    gen.add_argument("--format", choices=("csv", "json", "markdown"), default="csv")
+    _format_option(gen, "generate")
     gen.add_argument("--strength", type=_single_strength, default=None, metavar="N",
                      help="override the model's strength")
-    gen.add_argument("--effort", type=_nonneg, default=None, metavar="N",
+    gen.add_argument("--effort", type=_effort, default=None, metavar="N",
                      help="engine improver effort (0 = quick; default: the model file's or 0)")
-    gen.add_argument("--seed", type=_int, default=None, metavar="N",
+    gen.add_argument("--seed", type=_seed, default=None, metavar="N",
                      help="seed of the improver (default: the model file's or 0)")
     return parser
 
@@ -264,18 +289,12 @@ def _check_paths(paths: Sequence[str]) -> None:
             raise _UsageError(f"{p!r}: file or directory not found")
 
 
-def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: TextIO) -> int:
-    from pairwise_param.cli import render
-
-    if args.print_schema:
-        from pairwise_param.cli.schema import REPORT_SCHEMA
-
-        out.write(json.dumps(REPORT_SCHEMA, indent=2) + "\n")
-        return ExitCode.OK
+def _check_report_args(args: argparse.Namespace) -> None:
+    """Usage errors argparse cannot see, found before anything is collected."""
     if args.plot_test and not args.plot:
         raise _UsageError("--plot-test needs --plot FILE")
     if args.plot:
-        from pairwise_param.plot import SUPPORTED_SUFFIXES
+        from pairwise_param.report.plot import SUPPORTED_SUFFIXES
 
         if Path(args.plot).suffix.lower() not in SUPPORTED_SUFFIXES:
             raise _UsageError(
@@ -290,9 +309,12 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
         raise _UsageError(f"{', '.join(both)} given both to --option-axes and --grouped")
     _check_paths(args.paths)
 
-    from pairwise_param.report import analyze, collect
 
-    show_progress = args.progress if args.progress is not None else _isatty(err)
+def _collect(args: argparse.Namespace, pytest_args: list[str], err: TextIO, show_progress: bool) -> Any:
+    """pytest's collection of the suite; pytest's own usage errors become ours.
+    Returns the collection, or ``None`` after an internal error of pytest (reported)."""
+    from pairwise_param.report import collect
+
     collection = collect(args.paths, pytest_args, progress=err if show_progress else None)
     code = collection.pytest_exit
     if code == 4:  # pytest.ExitCode.USAGE_ERROR
@@ -305,6 +327,53 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
     if code == 3 and not collection.errors:  # pytest.ExitCode.INTERNAL_ERROR
         err.write(collection.output)
         err.write("pairwise-param report: error: pytest failed with an internal error (output above)\n")
+        return None
+    return collection
+
+
+def _plot(args: argparse.Namespace, report: Any, err: TextIO) -> None:
+    """``--plot FILE`` (and ``--plot-test NAME``): draw and say where."""
+    from pairwise_param.report.plot import plot_coverage
+
+    if args.plot_test:
+        found = report.find(args.plot_test)
+        if not found:
+            names = _listing([t.test_id for t in report.tests])
+            raise _UsageError(f"--plot-test {args.plot_test!r} matches no test (tests: {names})")
+        if len(found) > 1:
+            names = _listing([t.test_id for t in found])
+            raise _UsageError(f"--plot-test {args.plot_test!r} matches {len(found)} tests: {names}")
+        tables = found[0].tables
+        title = f"{found[0].test_id}: cumulative coverage"
+    else:
+        tables = [tb for t in report.tests for tb in t.tables]
+        title = f"{len(report.tests)} tests: cumulative coverage (option tables in order)"
+    try:
+        path = plot_coverage(tables, args.strength, args.plot, title=title)
+    except PairwiseError as exc:
+        if not report.errors:
+            raise
+        # the suite's collection errors are the likely cause: say so rather than hide them
+        broken = report.errors[0]
+        raise _UsageError(
+            f"{exc.detail}; {len(report.errors)} file(s) failed to collect, first "
+            f"{broken.where}: {broken.message}"
+        ) from None
+    err.write(f"pairwise-param report: wrote {path}\n")
+
+
+def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: TextIO) -> int:
+    from pairwise_param.cli import formats
+
+    if args.print_schema:
+        from pairwise_param.report.schema import REPORT_SCHEMA
+
+        out.write(json.dumps(REPORT_SCHEMA, indent=2) + "\n")
+        return ExitCode.OK
+    _check_report_args(args)
+    show_progress = args.progress if args.progress is not None else _isatty(err)
+    collection = _collect(args, pytest_args, err, show_progress)
+    if collection is None:
         return ExitCode.COLLECTION_ERROR
 
     def tick(i: int, n: int) -> None:
@@ -313,6 +382,8 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
             if i == n:
                 err.write("\n")
             err.flush()
+
+    from pairwise_param.report import analyze
 
     limit = args.max_listed or None
     report = analyze(
@@ -331,42 +402,10 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
         exit_code = ExitCode.COVERAGE_BELOW
     else:
         exit_code = ExitCode.OK
-
     if args.plot:
-        from pairwise_param.plot import plot_coverage
-
-        if args.plot_test:
-            found = report.find(args.plot_test)
-            if not found:
-                names = _listing([t.test_id for t in report.tests])
-                raise _UsageError(f"--plot-test {args.plot_test!r} matches no test (tests: {names})")
-            if len(found) > 1:
-                names = _listing([t.test_id for t in found])
-                raise _UsageError(f"--plot-test {args.plot_test!r} matches {len(found)} tests: {names}")
-            tables = found[0].tables
-            title = f"{found[0].test_id}: cumulative coverage"
-        else:
-            tables = [tb for t in report.tests for tb in t.tables]
-            title = f"{len(report.tests)} tests: cumulative coverage (option tables in order)"
-        try:
-            path = plot_coverage(tables, args.strength, args.plot, title=title)
-        except PairwiseError as exc:
-            if not report.errors:
-                raise
-            # the suite's collection errors are the likely cause: say so rather than hide them
-            broken = report.errors[0]
-            raise _UsageError(
-                f"{exc.detail}; {len(report.errors)} file(s) failed to collect, first "
-                f"{broken.where}: {broken.message}"
-            ) from None
-        err.write(f"pairwise-param report: wrote {path}\n")
-
-    if args.format == "json":
-        out.write(render.render_json(report, show_missing=args.show_missing, exit_code=exit_code))
-    elif args.format == "markdown":
-        out.write(render.render_markdown(report, show_missing=args.show_missing, list_limit=limit))
-    else:
-        out.write(render.render_terminal(report, show_missing=args.show_missing, list_limit=limit))
+        _plot(args, report, err)
+    output = formats.Output(show_missing=args.show_missing, list_limit=limit, exit_code=exit_code)
+    out.write(formats.render("report", args.format, report, output))
     err.write(
         f"pairwise-param report: {report.collected_items} items collected in {collection.seconds:.1f}s"
         + (f", {len(report.errors)} collection error(s)" if report.errors else "")
@@ -391,8 +430,8 @@ def _read_rows(path: str, model: Any) -> list[Any]:
 
 def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from pairwise_param import coverage
-    from pairwise_param.cli.render import fmt_percent
-    from pairwise_param.modelfile import load_model
+    from pairwise_param.cli import formats
+    from pairwise_param.cli.modelfile import load_model
 
     spec = load_model(args.model)
     model = spec.model
@@ -402,57 +441,32 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         res = coverage.measure(model, rows, strengths=strengths)
     except PairwiseError as exc:  # the model is valid (loaded above): the problem is in ROWS
         raise type(exc)(exc.detail, where=args.rows) from None
-    levels = [lv for lv in res.levels if lv.applicable]
-    below = [lv for lv in levels if (lv.percent or 0.0) + 1e-9 < args.fail_under]
-    if model.sub_models and res.overall.percent is not None and res.overall.percent + 1e-9 < args.fail_under:
-        below.append(res.overall)
+    below = formats.below(res, args.fail_under)
     bad = bool(res.violations or res.out_of_model)
     code = ExitCode.COVERAGE_BELOW if (below or bad) else ExitCode.OK
-    limit = None if args.show_missing and not args.max_listed else args.max_listed
-    if args.format == "json":
-        doc = {"schema": "pairwise-param/check", "schema_version": 1, "exit_code": int(code)}
-        doc.update(res.to_dict(limit=args.max_listed or None))
-        out.write(json.dumps(doc, indent=2) + "\n")
-    else:
-        out.write(f"{args.rows}: {res.rows} rows against {args.model} ({len(model.axes)} axes, "
-                  f"full product {model.full_product})\n")
-        shown_levels = list(levels)
-        if model.sub_models:
-            shown_levels.append(res.overall)
-        for lv in shown_levels:
-            line = f"  {lv.name}: {lv.covered}/{lv.coverable} covered ({fmt_percent(lv.percent, lv.complete)})"
-            if lv.infeasible:
-                line += f", {len(lv.infeasible)} infeasible"
-            out.write(line + "\n")
-            if lv.missing:
-                if args.show_missing:
-                    items = lv.missing if limit is None else lv.missing[:limit]
-                    more = len(lv.missing) - len(items)
-                    out.write("    missing: " + ", ".join(str(c) for c in items)
-                              + (f" (+{more} more)" if more > 0 else "") + "\n")
-                    if lv.infeasible:
-                        inf = lv.infeasible if limit is None else lv.infeasible[:limit]
-                        out.write("    infeasible: " + ", ".join(str(c) for c in inf) + "\n")
-                else:
-                    out.write(f"    {len(lv.missing)} missing; --show-missing lists them\n")
-        out.writelines(f"  VIOLATION {v}\n" for v in res.violations[:20])
-        out.writelines(f"  OUTSIDE MODEL {o}\n" for o in res.out_of_model[:20])
-        if below:
-            out.write(f"FAIL: coverage below {args.fail_under:g}%\n")
+    output = formats.Output(
+        show_missing=args.show_missing,
+        list_limit=args.max_listed or None,
+        exit_code=code,
+        fail_under=args.fail_under,
+        rows_path=args.rows,
+        model_path=args.model,
+    )
+    out.write(formats.render("check", args.format, res, output))
     return code
 
 
 # -- generate --------------------------------------------------------------------------------------
 def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from pairwise_param.cli.rows import write_rows
-    from pairwise_param.modelfile import load_model
-    from pairwise_param.table import build_array
+    from pairwise_param.cli import formats
+    from pairwise_param.cli.modelfile import load_model
+    from pairwise_param.covering import build_array
 
     spec = load_model(args.model, strength=args.strength)
     effort = args.effort if args.effort is not None else (spec.effort or 0)
     seed = args.seed if args.seed is not None else (spec.seed or 0)
     array = build_array(spec.model, effort=effort, seed=seed)
-    out.write(write_rows(array, args.format, effort=effort, seed=seed))
+    out.write(formats.render("generate", args.format, array, formats.Output(effort=effort, seed=seed)))
     model = spec.model
     red = model.full_product / len(array) if len(array) else float("inf")
     err.write(

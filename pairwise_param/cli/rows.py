@@ -1,4 +1,5 @@
-"""Rows in and out of files: CSV / JSON / Markdown for ``generate``, CSV /
+"""Rows in and out of files: CSV / JSON / Markdown for ``generate`` (the
+renderers the format registry, :mod:`pairwise_param.cli.formats`, calls), CSV /
 JSON for ``check``.
 
 Cells are written as JSON scalars (``true``, ``2``, ``1.5``, ``null``) except
@@ -18,12 +19,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pairwise_param.cli.modelfile import read_text_file
+from pairwise_param.covering import CoveringArray
 from pairwise_param.errors import InvalidArgument
-from pairwise_param.model import Model, value_label
-from pairwise_param.modelfile import read_text_file
-from pairwise_param.table import CoveringArray
+from pairwise_param.model import Model
+from pairwise_param.values import json_value, value_label
 
-__all__ = ["cell_text", "read_rows", "write_rows"]
+__all__ = ["cell_text", "read_rows", "rows_csv", "rows_json", "rows_markdown"]
 
 
 def cell_text(value: Any) -> str:
@@ -34,48 +36,47 @@ def cell_text(value: Any) -> str:
     return value_label(value)
 
 
-def _json_value(value: Any) -> Any:
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, tuple):
-        return [_json_value(v) for v in value]
-    return value_label(value)
+def rows_csv(array: CoveringArray) -> str:
+    """The rows as CSV, a header of argument names first."""
+    names = list(array.argnames)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(names)
+    for row in array:
+        w.writerow([cell_text(row[n]) for n in names])
+    return buf.getvalue()
 
 
-def write_rows(array: CoveringArray, fmt: str, *, effort: int = 0, seed: int = 0) -> str:
+def rows_markdown(array: CoveringArray) -> str:
+    """The rows as a Markdown table, numbered."""
+    names = list(array.argnames)
+    lines = ["| # | " + " | ".join(names) + " |", "|--:|" + "|".join("---" for _ in names) + "|"]
+    for i, row in enumerate(array, 1):
+        lines.append(f"| {i} | " + " | ".join(cell_text(row[n]).replace("|", "\\|") for n in names) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def rows_json(array: CoveringArray, *, effort: Any = 0, seed: int = 0) -> str:
+    """The rows and their model as JSON (``pairwise-param/rows``)."""
     model = array.model
-    names = list(model.argnames)
-    if fmt == "csv":
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(names)
-        for row in array:
-            w.writerow([cell_text(row[n]) for n in names])
-        return buf.getvalue()
-    if fmt == "markdown":
-        lines = ["| # | " + " | ".join(names) + " |", "|--:|" + "|".join("---" for _ in names) + "|"]
-        for i, row in enumerate(array, 1):
-            lines.append(f"| {i} | " + " | ".join(cell_text(row[n]).replace("|", "\\|") for n in names) + " |")
-        return "\n".join(lines) + "\n"
-    if fmt == "json":
-        doc = {
-            "schema": "pairwise-param/rows",
-            "schema_version": 1,
-            "model": {
-                "axes": {a.name: [_json_value(v) for v in a.values] for a in model.axes},
-                "strength": model.strength,
-                "constraints": [c.label for c in model.constraints],
-            },
-            "method": array.method,
-            "effort": effort,
-            "seed": seed,
-            "fingerprint": array.fingerprint,
-            "argnames": names,
-            "rows": [{n: _json_value(row[n]) for n in names} for row in array],
-            "infeasible": [{k: _json_value(v) for k, v in d.items()} for d in array.infeasible],
-        }
-        return json.dumps(doc, indent=2) + "\n"
-    raise InvalidArgument(f"unknown format {fmt!r}; use csv, json or markdown")
+    names = list(array.argnames)
+    doc = {
+        "schema": "pairwise-param/rows",
+        "schema_version": 1,
+        "model": {
+            "axes": {a.name: [json_value(v) for v in a.values] for a in model.axes},
+            "strength": model.strength,
+            "constraints": [c.label for c in model.constraints],
+        },
+        "method": array.method,
+        "effort": effort,
+        "seed": seed,
+        "fingerprint": array.fingerprint,
+        "argnames": names,
+        "rows": [{n: json_value(row[n]) for n in names} for row in array],
+        "infeasible": [{k: json_value(v) for k, v in d.items()} for d in array.infeasible],
+    }
+    return json.dumps(doc, indent=2) + "\n"
 
 
 # -- reading --------------------------------------------------------------------------------------

@@ -1,0 +1,179 @@
+"""``cover()`` and :class:`CoveringArray`: the library's verb outside pytest.
+
+:func:`cover` validates its inputs into a :class:`~pairwise_param.model.Model`,
+asks the engine for index rows (through :func:`run_engine`, the one place any
+face runs the engine for a model) and decodes them back to the user's own
+values (the very objects given, never copies or strings).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, overload
+
+from pairwise_param.model import Model, RowLike
+
+if TYPE_CHECKING:
+    from pairwise_param.engine import EngineOptions, Generated
+
+__all__ = ["CoveringArray", "build_array", "cover", "engine_options", "run_engine"]
+
+
+def engine_options(effort: Any = 0, seed: Any = 0, where: str | None = None) -> EngineOptions:
+    """``EngineOptions(effort=effort, seed=seed)``, whose ``__post_init__`` is
+    THE validator of both options; its error is re-raised naming ``where``."""
+    from pairwise_param.engine import EngineOptions
+    from pairwise_param.errors import InvalidArgument
+
+    try:
+        return EngineOptions(effort=effort, seed=seed)
+    except InvalidArgument as exc:
+        if where is None or exc.where is not None:
+            raise
+        raise InvalidArgument(exc.detail, where=where) from None
+
+
+def run_engine(model: Model, options: EngineOptions) -> Generated:
+    """Rows of ``model`` from the engine: the one way every face (``cover()``,
+    the plugin, the CLI) runs it.  A row the engine emits twice (two partial
+    include rows completed alike) is kept once: it adds no coverage and would
+    repeat a test id."""
+    from pairwise_param.engine import generate
+
+    generated = generate(model.index_model, options, model.feasibility)
+    rows = tuple(dict.fromkeys(generated.rows))
+    if len(rows) == len(generated.rows):
+        return generated
+    return dataclasses.replace(generated, rows=rows)
+
+
+class CoveringArray(Sequence[dict[str, Any]]):
+    """The rows of a covering array, with what a caller may want to know.
+
+    It is a sequence of ``dict`` rows (argument name -> value, grouped axes
+    flattened); ``index_rows`` holds the same rows as value indices,
+    ``infeasible`` the t-tuples that constraints make impossible (each a dict),
+    ``method`` the construction that produced the rows.
+
+    Two arrays are equal when they hold the same rows of the same model (same
+    fingerprint): ``cover(m) == cover(m)``, the promise of identical rows.
+
+    Outside the plugin, hand the rows to pytest directly::
+
+        table = cover({"dtype": [...], "bias": [0, 1, 2]})
+
+        @table.parametrize()             # == pytest.mark.parametrize(table.argnames, table.argvalues(), ids=...)
+        def test_kernel(dtype, bias): ...
+    """
+
+    def __init__(self, model: Model, generated: Generated) -> None:
+        self.model = model
+        self.index_rows: tuple[tuple[int, ...], ...] = generated.rows
+        self.method = generated.method
+        self._infeasible_refs = generated.infeasible
+        self._rows = [model.decode(r) for r in generated.rows]
+
+    @overload
+    def __getitem__(self, i: int) -> dict[str, Any]: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, i: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        return self._rows[i]
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return iter(self._rows)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CoveringArray):
+            return NotImplemented
+        return self.index_rows == other.index_rows and self.fingerprint == other.fingerprint
+
+    def __hash__(self) -> int:
+        return hash((self.fingerprint, self.index_rows))
+
+    @property
+    def argnames(self) -> tuple[str, ...]:
+        """The argument names of every row, in axis order (grouped axes flattened)."""
+        return self.model.argnames
+
+    def argvalues(self) -> list[tuple[Any, ...]]:
+        """Rows as tuples in :attr:`argnames` order: ``parametrize``'s argvalues."""
+        names = self.argnames
+        return [tuple(row[n] for n in names) for row in self._rows]
+
+    def ids(self) -> list[str]:
+        """Readable, unique test ids, the ones the plugin gives the same rows."""
+        from pairwise_param.plugin.ids import row_ids
+
+        return row_ids([(a.names, a.values) for a in self.model.axes], self.index_rows, None)
+
+    def parametrize(self, **kwargs: Any) -> Any:
+        """``pytest.mark.parametrize(argnames, argvalues(), ids=ids(), **kwargs)``:
+        a plain parametrize mark carrying these rows, for use without the plugin
+        (it cannot switch modes at run time; ``@pairwise`` can)."""
+        import pytest
+
+        kwargs.setdefault("ids", self.ids())
+        return pytest.mark.parametrize(list(self.argnames), self.argvalues(), **kwargs)
+
+    @property
+    def infeasible(self) -> list[dict[str, Any]]:
+        """t-tuples no valid row can contain, as ``{axis name: value}`` dicts."""
+        out = []
+        for scope, values in self._infeasible_refs:
+            out.append({self.model.axes[a].name: self.model.axes[a].values[v] for a, v in zip(scope, values)})
+        return out
+
+    def describe_infeasible(self, limit: int = 10) -> str:
+        """Readable list of infeasible tuples (for messages and summaries)."""
+        return self.model.describe_tuples(self._infeasible_refs, limit)
+
+    @property
+    def fingerprint(self) -> str:
+        return self.model.fingerprint()
+
+    def values(self) -> list[tuple[Any, ...]]:
+        """Rows as tuples of axis values in axis order (grouped axes as tuples)."""
+        return [self.model.axis_values(r) for r in self.index_rows]
+
+    def __repr__(self) -> str:
+        return f"<CoveringArray {len(self)} rows, t={self.model.strength}, {self.model!r}, method={self.method}>"
+
+
+def build_array(model: Model, *, effort: Any = 0, seed: Any = 0) -> CoveringArray:
+    """Generate the covering array of an already validated model."""
+    return CoveringArray(model, run_engine(model, engine_options(effort, seed, model.where)))
+
+
+def cover(
+    axes: Mapping[str, Iterable[Any]] | Sequence[tuple[str, Iterable[Any]]],
+    *,
+    strength: int | None = None,
+    constraints: Iterable[Callable[..., Any] | Mapping[str, Any] | str] = (),
+    include: Iterable[RowLike] = (),
+    sub_models: Iterable[tuple[Sequence[str], int]] = (),
+    effort: Any = 0,
+    seed: int = 0,
+    where: str | None = None,
+) -> CoveringArray:
+    """Rows covering every ``strength``-wise combination of the axes' values.
+
+    >>> rows = cover({"dtype": ["fp16", "bf16"], "padded": [False, True], "bias": [0, 1, 2]})
+    >>> len(rows)
+    6
+
+    ``strength`` defaults to ``min(2, number of axes)``; ``constraints`` are
+    predicates over axis names or declarative rules
+    (:mod:`pairwise_param.language`); ``include`` rows come first;
+    ``sub_models`` raise the strength on a subset of axes; ``effort`` > 0 runs
+    the improver (deterministic for a given ``seed``).
+    """
+    options = engine_options(effort, seed, where)  # bad options fail before any model work
+    model = Model(
+        axes, strength=strength, constraints=constraints, include=include, sub_models=sub_models, where=where
+    )
+    return CoveringArray(model, run_engine(model, options))

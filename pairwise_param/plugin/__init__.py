@@ -1,0 +1,9 @@
+"""The pytest face of pairwise-param.
+
+* :mod:`~pairwise_param.plugin.hooks` -- the pytest hooks (the ``pytest11``
+  entry point ``pairwise_param``); cheap to import;
+* :mod:`~pairwise_param.plugin.modes` -- run-time options (flag > env > ini);
+* :mod:`~pairwise_param.plugin.expand` -- ``pairwise`` marks -> ``metafunc.parametrize``;
+* :mod:`~pairwise_param.plugin.ids` -- readable, unique, stable test ids;
+* :mod:`~pairwise_param.plugin.tables` -- tables (cover / full mode) and their on-disk cache.
+"""

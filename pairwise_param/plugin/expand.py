@@ -1,0 +1,200 @@
+"""Expansion: the ``pairwise`` marks of one test -> ``metafunc.parametrize`` arguments.
+
+Each mark becomes ONE parametrize over all of its argument names, with the
+rows of its table (cover mode) or of the full product (full mode) as
+``pytest.param(..., id=..., marks=...)``.  Before any table is built, every
+argument name is checked against the test (an argument of the test, not
+parametrized elsewhere, not in two tables, an ``indirect`` axis with a
+fixture), so pytest's terse errors are pre-empted by ours, naming the test.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from pairwise_param.decorator import PairwiseSpec
+from pairwise_param.errors import AxisCollision, InvalidArgument
+from pairwise_param.model import Model
+from pairwise_param.plugin import modes
+from pairwise_param.plugin.ids import row_ids, with_value_ids
+from pairwise_param.plugin.tables import Table, TableCache
+
+__all__ = ["Plan", "Record", "expand"]
+
+#: (argument names, ``pytest.param`` rows, ``indirect``) for one ``metafunc.parametrize``
+Plan = tuple[list[str], list[Any], Any]
+
+
+@dataclass
+class Record:
+    """What one ``pairwise`` mark of one test produced (for the terminal summary)."""
+
+    rows: int
+    full: int
+    strength: int
+    mode: str
+    infeasible: str = ""
+    n_infeasible: int = 0
+
+
+def _parametrized_names(metafunc: pytest.Metafunc) -> set[str]:
+    names: set[str] = set()
+    for mark in metafunc.definition.iter_markers("parametrize"):
+        argnames = mark.args[0] if mark.args else mark.kwargs.get("argnames", ())
+        if isinstance(argnames, str):
+            names.update(n.strip() for n in argnames.split(",") if n.strip())
+        else:
+            names.update(str(n) for n in argnames)
+    return names
+
+
+def _signature_info(metafunc: pytest.Metafunc) -> tuple[list[str], set[str]]:
+    """(argument names shown in messages, names that have a default value)."""
+    try:
+        params = list(inspect.signature(metafunc.function).parameters.values())
+    except (TypeError, ValueError):
+        return [], set()
+    if metafunc.cls is not None and params and params[0].name in ("self", "cls"):
+        params = params[1:]
+    shown = [p.name for p in params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    defaults = {p.name for p in params if p.default is not p.empty}
+    return shown, defaults
+
+
+def _given_names(metafunc: pytest.Metafunc) -> set[str]:
+    """Arguments a Hypothesis ``@given`` draws (they vanish from the test's
+    signature, so pytest cannot parametrize them).  No Hypothesis import: the
+    handle ``@given`` attaches is read duck-typed."""
+    inner = getattr(getattr(metafunc.function, "hypothesis", None), "inner_test", None)
+    if inner is None:
+        return set()
+    try:
+        outer = set(inspect.signature(metafunc.function).parameters)
+        return set(inspect.signature(inner).parameters) - outer
+    except (TypeError, ValueError):
+        return set()
+
+
+def _spec_of(mark: Any, nodeid: str) -> PairwiseSpec:
+    spec = mark.args[0] if mark.args else None
+    if not isinstance(spec, PairwiseSpec) or len(mark.args) != 1 or mark.kwargs:
+        raise InvalidArgument(
+            "the 'pairwise' mark takes one PairwiseSpec; apply it with @pairwise(...) from "
+            "pairwise_param, not @pytest.mark.pairwise(...)",
+            where=nodeid,
+        )
+    return spec
+
+
+class _Names:
+    """Checks the argument names of a test's tables against the test itself."""
+
+    def __init__(self, metafunc: pytest.Metafunc) -> None:
+        self.metafunc = metafunc
+        self.nodeid = metafunc.definition.nodeid
+        self.elsewhere = _parametrized_names(metafunc)
+        self.shown, self.defaults = _signature_info(metafunc)
+        self.seen: set[str] = set()
+
+    def check(self, spec: PairwiseSpec) -> None:
+        for name in spec.argnames:
+            self._check_one(spec, name)
+            self.seen.add(name)
+
+    def _check_one(self, spec: PairwiseSpec, name: str) -> None:
+        metafunc, nodeid = self.metafunc, self.nodeid
+        if name in self.seen:
+            raise AxisCollision(
+                f"argument {name!r} is an axis of two @pairwise tables on this test; "
+                "each argument may belong to one table only (merge them into one @pairwise)",
+                where=nodeid,
+            )
+        if name in self.elsewhere:
+            raise AxisCollision(
+                f"axis {name!r} of @pairwise is also parametrized by @pytest.mark.parametrize; "
+                "give it in one place only (an axis of the table, or a parametrize of its own)",
+                where=nodeid,
+            )
+        indirect = spec.indirect is True or (not isinstance(spec.indirect, bool) and name in spec.indirect)
+        known = getattr(metafunc, "_arg2fixturedefs", None)
+        if indirect and name in metafunc.fixturenames and isinstance(known, dict) and name not in known:
+            # pytest would only fail at set-up, once per item: "fixture 'x' not found"
+            raise AxisCollision(
+                f"axis {name!r} of @pairwise is indirect, but there is no fixture {name!r} to receive "
+                "its values as request.param; define the fixture, or leave the axis out of "
+                "indirect= to pass its values directly",
+                where=nodeid,
+            )
+        if name not in metafunc.fixturenames:
+            raise AxisCollision(f"axis {name!r} of @pairwise {self._why_missing(name, indirect)}", where=nodeid)
+
+    def _why_missing(self, name: str, indirect: bool) -> str:
+        if name in self.defaults:
+            return "has a default value (pytest cannot pass it); remove the default"
+        if indirect:
+            return (
+                f"is indirect, but the test uses no fixture {name!r}; request the fixture "
+                "(argument or usefixtures) or drop it from indirect="
+            )
+        if name in _given_names(self.metafunc):
+            return (
+                "is also an argument of @given (Hypothesis draws it, so pytest cannot pass it); "
+                "give it in one place only: an axis of the table, or a strategy of @given"
+            )
+        args = ", ".join(self.shown) if self.shown else "none"
+        return (
+            f"is not an argument of the test (its arguments: {args}); add {name!r} "
+            "to the signature, or make it a fixture and list it in indirect="
+        )
+
+
+def _params(spec: PairwiseSpec, model: Model, table: Table, nodeid: str) -> list[Any]:
+    """One ``pytest.param`` per row, with its id and the marks of its values."""
+    # values given as pytest.param(value, marks=..., id=...): model axes are in spec order
+    extra = [spec.value_params.get(name, {}) for name in spec.axes]
+    try:
+        ids = row_ids([(a.names, a.values) for a in model.axes], table.rows, with_value_ids(spec.ids, model, extra))
+    except Exception as exc:  # noqa: BLE001 - a user's id function may raise anything
+        raise InvalidArgument(f"an ids= function of @pairwise raised {exc!r}", where=nodeid) from None
+    argnames = spec.argnames
+    params = []
+    for row, rid in zip(table.rows, ids):
+        values = model.decode(row)
+        row_marks = [m for a, v in enumerate(row) if v in extra[a] for m in extra[a][v][0]]
+        params.append(pytest.param(*(values[n] for n in argnames), id=rid, marks=row_marks))
+    return params
+
+
+def expand(
+    metafunc: pytest.Metafunc, marks: list[Any], settings: modes.Settings, tables: TableCache
+) -> tuple[list[Plan], list[Record]]:
+    """The parametrize plans of a test's ``pairwise`` marks, and what each produced.
+    Raises a :class:`~pairwise_param.errors.PairwiseError` naming the test."""
+    nodeid = metafunc.definition.nodeid
+    names = _Names(metafunc)
+    specs = [_spec_of(mark, nodeid) for mark in marks]
+    for spec in specs:
+        names.check(spec)
+    plans: list[Plan] = []
+    records: list[Record] = []
+    for spec in specs:
+        mode, strength = modes.effective(settings, spec.mode, spec.strength, len(spec.axes))
+        model = spec.model(nodeid, strength=strength)
+        table = tables.get(model, mode, spec.effort, spec.seed)
+        plans.append((list(spec.argnames), _params(spec, model, table, nodeid), spec.indirect))
+        cover = mode == "cover"
+        records.append(
+            Record(
+                rows=len(table.rows),
+                full=table.full_count,
+                strength=model.strength,
+                mode=mode,
+                infeasible=model.describe_tuples(table.infeasible) if cover and table.infeasible else "",
+                n_infeasible=len(table.infeasible) if cover else 0,
+            )
+        )
+    return plans, records

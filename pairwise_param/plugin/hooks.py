@@ -1,0 +1,273 @@
+"""The pytest plugin of pairwise-param (registered through the ``pytest11`` entry point).
+
+Hooks only; the logic lives in :mod:`pairwise_param.plugin.modes` (run-time
+options), :mod:`pairwise_param.plugin.expand` (a mark -> parametrize
+arguments), :mod:`pairwise_param.plugin.tables` (tables and their cache),
+:mod:`pairwise_param.plugin.ids` (test ids) and :mod:`pairwise_param.decorator`
+(the mark contract).  At import time this module imports only pytest, the
+tiny ``modes`` module and :mod:`pairwise_param.contract` (the facade
+``pairwise_param`` is lazy, so importing it costs one small file): pytest loads
+this module in every run, most of which use no pairwise table, and no engine
+module is loaded until a table is built (``tests/plugin/test_hooks_import.py``
+asserts it).
+
+* ``pytest_generate_tests`` expands each ``pairwise`` mark into ONE
+  ``metafunc.parametrize`` over all of its argument names, with the rows of
+  the covering table (or of the full product in full mode) as
+  ``pytest.param(..., id=...)``.  Model errors, unknown or doubly
+  parametrized arguments become a collection error whose text is our message.
+* Run-time options: ``--pairwise-mode``, ``--pairwise-strength``,
+  ``--pairwise-no-cache``; env ``PAIRWISE_MODE`` / ``PAIRWISE_STRENGTH``; ini
+  ``pairwise_mode`` / ``pairwise_strength``.  Bad values: ``pytest.UsageError``.
+* A terminal summary line (items, tables, full product, reduction) and a
+  list of the t-tuples constraints forbid, per test, once.  Under
+  pytest-xdist the workers collect, so each worker sends its numbers through
+  ``config.workeroutput`` and the controller reports the first worker's.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from pairwise_param.contract import MARK
+from pairwise_param.plugin import modes
+
+if TYPE_CHECKING:
+    from pairwise_param.plugin.expand import Record
+
+_STATE = pytest.StashKey["_State"]()
+_WORKER_KEY = "pairwise_param"
+
+
+@dataclass
+class _State:
+    settings: modes.Settings
+    use_disk: bool
+    tables: Any = None  # pairwise_param.plugin.tables.TableCache, created on first use
+    records: dict[str, list[Record]] = field(default_factory=dict)
+    summary: dict[str, Any] | None = None
+
+    def tables_for(self, config: pytest.Config) -> Any:
+        """The session's table cache, created on first use (it imports the engine's side)."""
+        if self.tables is None:
+            from pairwise_param.plugin.tables import TableCache
+
+            self.tables = TableCache(config.cache if self.use_disk else None)
+        return self.tables
+
+
+# -- options -------------------------------------------------------------------
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("pairwise-param", "pairwise-param: covering tables of option axes")
+    group.addoption(
+        "--pairwise-mode",
+        dest="pairwise_mode",
+        default=None,
+        metavar="cover|full",
+        help="cover: run the covering table of each @pairwise test (default); "
+        "full: the full product of the same axes minus rows a constraint forbids. "
+        f"Env: {modes.ENV_MODE}; ini: pairwise_mode.",
+    )
+    group.addoption(
+        "--pairwise-strength",
+        dest="pairwise_strength",
+        default=None,
+        metavar="N",
+        help="strength t of every table (a test's own strength= is a floor; clamped to the "
+        f"test's number of axes). Env: {modes.ENV_STRENGTH}; ini: pairwise_strength.",
+    )
+    group.addoption(
+        "--pairwise-no-cache",
+        dest="pairwise_no_cache",
+        action="store_true",
+        default=False,
+        help="do not read or write covering tables in pytest's cache directory.",
+    )
+    parser.addini("pairwise_mode", "pairwise-param mode: cover (default) or full", default="")
+    _add_strength_ini(parser)
+
+
+def _add_strength_ini(parser: pytest.Parser) -> None:
+    """Register ``pairwise_strength`` so that a native TOML integer works on every
+    supported pytest (``pairwise_strength = 3``), as well as a string:
+
+    * pytest >= 9.1 takes the union ``int | str``;
+    * pytest 9.0 knows ``"int"`` but no union, and checks native TOML values
+      (``[tool.pytest]``) strictly: registered as a string, an int there is an
+      INTERNALERROR, so it is registered as ``"int"`` (ini files and ``-o``
+      give text, which pytest converts; a bad text is our usage error);
+    * pytest 8.x has neither type for this; it turns every value of
+      ``[tool.pytest.ini_options]`` into text, so a string option is right.
+    """
+    help_strength = "pairwise-param strength t for every table (integer >= 1)"
+    kinds: tuple[Any, ...] = (int | str, "int")
+    for kind in kinds:
+        try:
+            parser.addini("pairwise_strength", help_strength, type=kind, default=None)
+            return
+        except Exception:  # noqa: BLE001, S112 - an older pytest rejects the type (AssertionError, TypeError ...)
+            continue
+    parser.addini("pairwise_strength", help_strength, default="")
+
+
+def _ini_text(config: pytest.Config, name: str) -> str:
+    """The ini value as text (``""`` when unset); a native TOML ``0`` stays
+    ``"0"`` (an error), never unset.  A value pytest itself refuses (a text
+    that is no int where the option is typed ``int``) is a usage error."""
+    try:
+        value = config.getini(name)
+    except (TypeError, ValueError) as exc:
+        raise pytest.UsageError(f"pairwise-param: {name} (ini) is not a strength: {exc}") from None
+    return "" if value is None else str(value)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "pairwise(spec): covering table of option axes, added by @pairwise_param.pairwise "
+        "(expanded by the pairwise-param plugin)",
+    )
+    try:
+        settings = modes.resolve(
+            flag_mode=config.getoption("pairwise_mode"),
+            flag_strength=config.getoption("pairwise_strength"),
+            environ=os.environ,
+            ini_mode=_ini_text(config, "pairwise_mode"),
+            ini_strength=_ini_text(config, "pairwise_strength"),
+        )
+    except modes.ModeError as exc:
+        raise pytest.UsageError(f"pairwise-param: {exc}") from None
+    use_disk = not config.getoption("pairwise_no_cache") and getattr(config, "cache", None) is not None
+    config.stash[_STATE] = _State(settings=settings, use_disk=use_disk)
+
+
+@pytest.fixture
+def pairwise_param_plugin() -> None:
+    """Requested by every ``@pairwise`` test: proves the plugin is loaded."""
+    return
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    marks = list(metafunc.definition.iter_markers(MARK))
+    if not marks:
+        return
+    from pairwise_param.errors import PairwiseError
+    from pairwise_param.plugin.expand import expand
+
+    state = metafunc.config.stash[_STATE]
+    message = None
+    try:
+        plans, state.records[metafunc.definition.nodeid] = expand(
+            metafunc, marks, state.settings, state.tables_for(metafunc.config)
+        )
+    except PairwiseError as exc:
+        message = f"pairwise-param: {exc}"
+    if message is not None:
+        # A CollectError's report is the message itself (a string), not a
+        # traceback object: pytest prints exactly our text, and pytest-xdist,
+        # which de-duplicates collection errors by their report, shows it once
+        # instead of once per worker (pytest.fail(pytrace=False) gave N copies).
+        raise pytest.Collector.CollectError(message)
+    for argnames, params, indirect in plans:
+        metafunc.parametrize(argnames, params, indirect=indirect)
+
+
+# -- reporting ---------------------------------------------------------------------
+def _summarize(items: list[pytest.Item], state: _State) -> dict[str, Any]:
+    per_test: dict[str, int] = {}
+    for item in items:
+        name = getattr(item, "originalname", None)
+        parent = item.parent
+        if name is None or parent is None:
+            continue
+        base = f"{parent.nodeid}::{name}"
+        if base in state.records:
+            per_test[base] = per_test.get(base, 0) + 1
+    n_items = 0
+    n_tables = 0
+    stand_for = 0.0
+    strengths: set[int] = set()
+    modes_used: set[str] = set()
+    infeasible: list[list[Any]] = []
+    for base, count in per_test.items():
+        recs = state.records[base]
+        factor = 1.0
+        for r in recs:
+            factor *= r.full / r.rows
+            strengths.add(r.strength)
+            modes_used.add(r.mode)
+            if r.infeasible:
+                infeasible.append([base, r.n_infeasible, r.infeasible])
+        n_items += count
+        n_tables += len(recs)
+        stand_for += count * factor
+    stats = dict(state.tables.stats) if state.tables is not None else {"built": 0, "disk": 0, "memo": 0}
+    return {
+        "items": n_items,
+        "tables": n_tables,
+        "full": round(stand_for),
+        "strengths": sorted(strengths),
+        "modes": sorted(modes_used),
+        "infeasible": infeasible,
+        "cache": stats,
+    }
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    state = session.config.stash.get(_STATE, None)
+    if state is None:
+        return
+    state.summary = _summarize(session.items, state)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    state = session.config.stash.get(_STATE, None)
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if state is not None and state.summary is not None and isinstance(workeroutput, dict):
+        workeroutput[_WORKER_KEY] = state.summary
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """pytest-xdist: keep the first worker's numbers (every worker collects the same)."""
+    state = node.config.stash.get(_STATE, None)
+    summary = getattr(node, "workeroutput", {}).get(_WORKER_KEY)
+    if state is not None and summary is not None and state.summary is None:
+        state.summary = summary
+
+
+def summary_line(summary: dict[str, Any]) -> str:
+    items, full = summary["items"], summary["full"]
+    ts = summary["strengths"]
+    t = f"t={ts[0]}" if len(ts) == 1 else f"t={ts[0]}..{ts[-1]}"
+    mode = "" if summary["modes"] == ["cover"] else f", mode={'+'.join(summary['modes'])}"
+    ratio = full / items if items else 1.0
+    tables = summary["tables"]
+    return (
+        f"pairwise-param: {items} item{'s' if items != 1 else ''} from {tables} table{'s' if tables != 1 else ''} "
+        f"stand for {full} full-product items ({ratio:.1f}x fewer), {t}{mode}"
+    )
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    state = config.stash.get(_STATE, None)
+    if state is None or not state.summary or not state.summary["items"]:
+        return
+    if getattr(config, "workerinput", None) is not None:
+        return
+    summary = state.summary
+    tr = terminalreporter
+    if summary["infeasible"]:
+        tr.write_sep("-", "pairwise-param: t-tuples forbidden by constraints (not covered)", yellow=True)
+        for base, n, text in summary["infeasible"]:
+            tr.write_line(f"{base}: {n} tuple{'s' if n != 1 else ''}: {text}", yellow=True)
+    line = summary_line(summary)
+    if config.getoption("verbose", 0) > 0:
+        c = summary["cache"]
+        line += f" [tables: {c['built']} built, {c['disk']} from cache, {c['memo']} reused]"
+    tr.write_line(line)

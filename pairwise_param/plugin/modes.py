@@ -1,0 +1,138 @@
+"""Run-time modes: parsing ``--pairwise-mode`` / ``--pairwise-strength`` and
+their environment-variable and ini-file forms, and the per-test resolution.
+
+Pure logic, no pytest import: the plugin turns :class:`ModeError` into
+``pytest.UsageError``.
+
+Precedence: command-line flag > environment variable (``PAIRWISE_MODE``,
+``PAIRWISE_STRENGTH``) > ini option (``pairwise_mode``, ``pairwise_strength``)
+> default (``cover``; the strength of the test, else the model's default
+``min(2, number of axes)``).  An empty value counts as
+unset at every level.  Parsing is strict: anything else than ``cover`` /
+``full`` (case-insensitive, surrounding blanks ignored), or a strength that is
+not a plain decimal integer >= 1, is an error naming where the value came from.
+
+Per test (see :func:`effective`): settings on the decorator are floors, the
+run-time settings can only make a test more thorough, never less:
+
+* mode: ``full`` if either the test or the run asks for ``full``;
+* strength: the run-time strength replaces the default (``min(2, number of
+  axes)``) of tests that do not set ``strength=``; a test that sets it keeps ``max(its own, run-time)``;
+  a run-time strength above a test's number of axes is clamped to it (t = the
+  number of axes is the full product minus forbidden rows): one flag must be
+  usable across tests of different sizes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+__all__ = [
+    "ENV_MODE",
+    "ENV_STRENGTH",
+    "MODES",
+    "ModeError",
+    "Settings",
+    "effective",
+    "parse_mode",
+    "parse_strength",
+    "resolve",
+]
+
+MODES = ("cover", "full")
+ENV_MODE = "PAIRWISE_MODE"
+ENV_STRENGTH = "PAIRWISE_STRENGTH"
+
+
+class ModeError(ValueError):
+    """A run-time option has a bad value (the plugin reports a usage error)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The run-time settings of a session, with where each came from."""
+
+    mode: str = "cover"
+    strength: int | None = None  # None: each test's own (else the model's default)
+    mode_source: str = "default"
+    strength_source: str = "default"
+
+
+def parse_mode(text: str, source: str) -> str:
+    """``"cover"`` or ``"full"``; anything else raises :class:`ModeError`."""
+    value = text.strip().lower()
+    if value not in MODES:
+        raise ModeError(f"{source}={text!r} is not a pairwise mode; use one of: {', '.join(MODES)}")
+    return value
+
+
+def parse_strength(text: str, source: str) -> int:
+    """A decimal integer >= 1; anything else raises :class:`ModeError`."""
+    value = text.strip()
+    if not value.isdecimal() or not value.isascii():
+        raise ModeError(f"{source}={text!r} is not a strength; use an integer >= 1, e.g. 2 or 3")
+    n = int(value)
+    if n < 1:
+        raise ModeError(f"{source}={text!r} is out of range; the strength must be >= 1")
+    return n
+
+
+def _pick(
+    flag: str | None, env: str | None, ini: str | None, names: tuple[str, str, str]
+) -> tuple[str, str] | None:
+    for value, name in zip((flag, env, ini), names):
+        if value is not None and str(value).strip() != "":
+            return str(value), name
+    return None
+
+
+def resolve(
+    *,
+    flag_mode: str | None = None,
+    flag_strength: str | None = None,
+    environ: Mapping[str, str] | None = None,
+    ini_mode: str | None = None,
+    ini_strength: str | None = None,
+) -> Settings:
+    """Combine the three sources (flag > env > ini) into :class:`Settings`."""
+    env = environ if environ is not None else {}
+    mode, mode_source = "cover", "default"
+    got = _pick(flag_mode, env.get(ENV_MODE), ini_mode, ("--pairwise-mode", ENV_MODE, "pairwise_mode (ini)"))
+    if got is not None:
+        mode = parse_mode(got[0], got[1])
+        mode_source = got[1]
+    strength: int | None = None
+    strength_source = "default"
+    got = _pick(
+        flag_strength,
+        env.get(ENV_STRENGTH),
+        ini_strength,
+        ("--pairwise-strength", ENV_STRENGTH, "pairwise_strength (ini)"),
+    )
+    if got is not None:
+        strength = parse_strength(got[0], got[1])
+        strength_source = got[1]
+    return Settings(mode, strength, mode_source, strength_source)
+
+
+def effective(
+    settings: Settings, test_mode: str | None, test_strength: int | None, n_axes: int
+) -> tuple[str, int | None]:
+    """The (mode, strength) one test runs with.
+
+    ``strength`` is ``None`` when neither the test nor the run sets one (the
+    model's default applies).  A test's explicit strength is returned
+    unclamped, so an out-of-range one is still reported as the test's error.
+    """
+    mode = "full" if "full" in (settings.mode, test_mode) else "cover"
+    run = settings.strength
+    if run is not None:
+        run = min(run, n_axes)
+    if test_strength is None:
+        strength = run
+    elif run is None:
+        strength = test_strength
+    else:
+        strength = max(test_strength, run)
+    return mode, strength

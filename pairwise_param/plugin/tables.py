@@ -1,0 +1,182 @@
+"""Tables for the plugin: build (cover or full mode) or load from an on-disk cache.
+
+A :class:`Table` holds index rows (value indices per axis, must-include rows
+first), the t-tuples constraints make impossible, and the number of feasible
+rows of the full product.  :func:`table_key` is a pure function of everything
+the rows depend on: the model fingerprint (sizes, strength, interactions,
+exclusions, include rows), ``ENGINE_VERSION``, the mode, effort and seed, and
+the entry format.  A cache miss therefore recomputes exactly what a hit
+would have returned (the engine is deterministic).
+
+:class:`TableCache` stores one JSON entry per table through any object with
+pytest's ``Cache.get(key, default)`` / ``Cache.set(key, value)`` interface
+(``config.cache``), under ``pairwise_param/tables/<key>``.  Every loaded entry
+is checked (format, engine version, fingerprint, shape, value ranges, no row
+breaking a constraint); anything unexpected (corrupted JSON, an older format,
+a foreign engine version) is ignored and rebuilt, then overwritten.  Writes
+racing between xdist workers are harmless: all write the same bytes, and a
+torn read fails JSON parsing and is rebuilt.
+
+Full mode needs no engine: its rows are :func:`pairwise_param.product.full_rows`
+(the full product minus rows that break a constraint); it is not cached.
+Cover mode runs the engine through :func:`pairwise_param.covering.run_engine`,
+the same function ``cover()`` uses, so both return the same rows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pairwise_param.model import Model
+from pairwise_param.product import feasible_count, full_rows
+
+if TYPE_CHECKING:
+    from pairwise_param.engine import TupleRef
+
+__all__ = ["FORMAT", "Table", "TableCache", "build_table", "table_key"]
+
+#: Bump when the entry layout changes.
+FORMAT = 1
+_PREFIX = "pairwise_param/tables/"
+
+class CacheLike(Protocol):
+    def get(self, key: str, default: Any) -> Any: ...
+    def set(self, key: str, value: Any) -> None: ...
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table as the plugin keeps it: index rows, infeasible t-tuples, the
+    construction used, and the feasible full-product count."""
+
+    rows: tuple[tuple[int, ...], ...]
+    infeasible: tuple[TupleRef, ...]
+    method: str
+    full_count: int  # feasible rows of the full product (what full mode runs)
+
+
+def _engine_version() -> str:
+    from pairwise_param.engine import ENGINE_VERSION
+
+    return str(ENGINE_VERSION)
+
+
+def table_key(model: Model, mode: str, effort: int, seed: int) -> str:
+    """Cache key of a table (hex digest)."""
+    blob = json.dumps([FORMAT, _engine_version(), model.fingerprint(), mode, effort, seed])
+    return hashlib.sha256(blob.encode()).hexdigest()[:40]
+
+
+def build_table(model: Model, mode: str, effort: int = 0, seed: int = 0) -> Table:
+    """Compute a table without any cache."""
+    count = feasible_count(model)
+    if mode == "full":
+        rows = full_rows(model)
+        return Table(rows, (), "full", len(rows))
+    from pairwise_param.covering import engine_options, run_engine
+
+    generated = run_engine(model, engine_options(effort, seed, model.where))
+    infeasible = tuple((tuple(s), tuple(v)) for s, v in generated.infeasible)
+    return Table(tuple(tuple(r) for r in generated.rows), infeasible, str(generated.method), count)
+
+
+# -- the on-disk cache ------------------------------------------------------------
+class TableCache:
+    """Load-or-build with an optional pytest-style cache and an in-process memo.
+
+    ``stats`` counts ``built`` (engine or enumeration ran), ``disk`` (loaded
+    from the on-disk cache) and ``memo`` (reused within this process).
+    """
+
+    def __init__(self, store: CacheLike | None) -> None:
+        self.store = store
+        self.memo: dict[str, Table] = {}
+        self.stats = {"built": 0, "disk": 0, "memo": 0}
+
+    def get(self, model: Model, mode: str, effort: int = 0, seed: int = 0) -> Table:
+        key = table_key(model, mode, effort, seed)
+        hit = self.memo.get(key)
+        if hit is not None:
+            self.stats["memo"] += 1
+            return hit
+        table = None
+        if self.store is not None and mode != "full":
+            table = self._load(key, model)
+            if table is not None:
+                self.stats["disk"] += 1
+        if table is None:
+            table = build_table(model, mode, effort, seed)
+            self.stats["built"] += 1
+            if self.store is not None and mode != "full":
+                self._save(key, model, table, mode, effort, seed)
+        self.memo[key] = table
+        return table
+
+    def _save(self, key: str, model: Model, table: Table, mode: str, effort: int, seed: int) -> None:
+        entry = {
+            "format": FORMAT,
+            "engine": _engine_version(),
+            "fingerprint": model.fingerprint(),
+            "mode": mode,
+            "effort": effort,
+            "seed": seed,
+            "method": table.method,
+            "full_count": table.full_count,
+            "rows": [list(r) for r in table.rows],
+            "infeasible": [[list(s), list(v)] for s, v in table.infeasible],
+        }
+        assert self.store is not None
+        with contextlib.suppress(OSError):  # a read-only or full disk must not break collection
+            self.store.set(_PREFIX + key, entry)
+
+    def _load(self, key: str, model: Model) -> Table | None:
+        assert self.store is not None
+        try:
+            entry = self.store.get(_PREFIX + key, None)
+        except (OSError, ValueError):
+            return None
+        try:
+            return _validate(entry, model)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+            return None
+
+
+def _validate(entry: Any, model: Model) -> Table | None:
+    if not isinstance(entry, dict):
+        return None
+    if entry.get("format") != FORMAT or entry.get("engine") != _engine_version():
+        return None
+    if entry.get("fingerprint") != model.fingerprint():
+        return None
+    sizes = model.sizes
+    n = len(sizes)
+
+    def is_index(v: Any, size: int) -> bool:
+        return type(v) is int and 0 <= v < size
+
+    rows = []
+    for r in entry["rows"]:
+        if not isinstance(r, list) or len(r) != n or not all(is_index(v, s) for v, s in zip(r, sizes)):
+            return None
+        row = tuple(r)
+        if model.feasibility.violates(row) is not None:
+            return None
+        rows.append(row)
+    if not rows or len(set(rows)) != len(rows):
+        return None
+    infeasible = []
+    for scope, values in entry["infeasible"]:
+        if len(scope) != len(values) or not all(is_index(a, n) for a in scope):
+            return None
+        if not all(is_index(v, sizes[a]) for a, v in zip(scope, values)):
+            return None
+        infeasible.append((tuple(scope), tuple(values)))
+    count = entry["full_count"]
+    method = entry["method"]
+    if type(count) is not int or count < 1 or not isinstance(method, str):
+        return None
+    return Table(tuple(rows), tuple(infeasible), method, count)

@@ -1,0 +1,394 @@
+"""What a pytest suite covers: the per-test analysis (no printing).
+
+:func:`analyze` takes the :class:`~pairwise_param.report.collect.Collection`
+that :func:`~pairwise_param.report.collect.collect` recorded, groups the items by test function and measures, with
+:mod:`pairwise_param.coverage`, the t-way coverage of each test's *option
+tables* over the rows that were actually collected.  Rendering lives in
+:mod:`pairwise_param.report.render`.
+
+Which axes form an option table (the rule, also in ``docs/cli.md``):
+
+1. ``@pairwise`` tests: the axes of each ``pairwise`` mark form one table
+   (its model, constraints included); every other parametrized name is a
+   counted axis.
+2. Other tests (an audit of hand-written lists), per ``parametrize`` mark:
+
+   * several names form an option table (unless the next case applies): its
+     full product is the product of the distinct values per name, and its
+     coverage is measured over the values that appear in the list;
+   * several names whose values are all plain ints (shape tuples such as
+     ``"n,k,m"``), or where some name takes a different value in every row (a
+     key: ``"dtype,atol"``, ``"text,expected"`` cases), form ONE grouped axis
+     counted by its rows;
+   * a single name is one axis counted by its values.
+
+3. Overrides: ``option_axes`` (``--option-axes``) replaces the automatic rule
+   for tests without ``@pairwise``: exactly those names (where present) form
+   the test's option table, each name one axis; ``grouped``
+   (``--grouped``) names marks that are never option tables.
+
+Names that no mark explains (fixture ``params``, other
+``pytest_generate_tests`` hooks) are counted axes sized by the distinct values
+collected.  Full product of a test = product of its tables' full products and
+its counted axes' sizes.
+"""
+
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pairwise_param.errors import PairwiseError
+from pairwise_param.model import Model
+from pairwise_param.product import feasible_count
+from pairwise_param.report.collect import CollectedItem, Collection, CollectionError, MarkInfo
+from pairwise_param.report.types import (
+    AxisReport,
+    StrengthCoverage,
+    SuiteReport,
+    TableReport,
+    TestReport,
+)
+from pairwise_param.values import hashable, value_key, value_label
+
+__all__ = ["analyze", "cumulative_series", "has_key_column", "is_shape_like", "measure_table"]
+
+
+# -- value handling ---------------------------------------------------------------------------
+def _key(value: Any) -> Any:
+    """Identity of a value (equal values of different types stay apart), also for
+    unhashable values, which :func:`~pairwise_param.values.hashable` stands in for."""
+    return value_key(hashable(value))
+
+
+def _distinct(values: Iterable[Any]) -> list[Any]:
+    seen: set[Any] = set()
+    out = []
+    for v in values:
+        k = _key(v)
+        if k not in seen:
+            seen.add(k)
+            out.append(hashable(v))
+    return out
+
+
+def is_shape_like(mark: MarkInfo) -> bool:
+    """All values plain ints (not bools): a shape tuple such as ``(n, k, m)``."""
+    return bool(mark.rows) and all(
+        isinstance(v, int) and not isinstance(v, bool) for row in mark.rows for v in row
+    )
+
+
+def has_key_column(mark: MarkInfo) -> bool:
+    """Some name takes a different value in every row (``"dtype,atol"`` with
+    one tolerance per dtype, ``"text,expected"`` cases): a list of cases, not a
+    covering table.  A covering table of strength 2 cannot have such a column
+    unless every other axis has a single value, since it needs at least
+    ``size(a) * size(b)`` rows for its two largest axes."""
+    if len(mark.rows) < 2:
+        return True
+    for j in range(len(mark.argnames)):
+        col = [row[j] for row in mark.rows if len(row) == len(mark.argnames)]
+        if len(_distinct(col)) == len(mark.rows):
+            return True
+    return False
+
+
+# -- the coverage adapter: the only place that talks to pairwise_param.coverage -----------------
+def _labels(combo: Any) -> dict[str, str]:
+    return {a: value_label(v) for a, v in zip(combo.axes, combo.values)}
+
+
+def measure_table(
+    model: Model, rows: Sequence[Mapping[str, Any]], strengths: Sequence[int], *, list_limit: int | None = None
+) -> tuple[list[StrengthCoverage], int, int, StrengthCoverage | None]:
+    """Coverage of ``rows`` (argname -> value mappings) against ``model`` at
+    each strength (strengths above the number of axes are skipped), the number
+    of rows that break a constraint, the number with a cell outside the model,
+    and (for models with sub-models) the coverage of the model's own
+    interactions.  All the counting is :func:`pairwise_param.coverage.measure`'s."""
+    from pairwise_param import coverage as cov
+
+    res = cov.measure(model, list(rows), strengths=sorted(set(strengths)))
+
+    def convert(level: Any, strength: int, label: str | None = None) -> StrengthCoverage:
+        missing = level.missing if list_limit is None else level.missing[:list_limit]
+        infeasible = level.infeasible if list_limit is None else level.infeasible[:list_limit]
+        return StrengthCoverage(
+            strength=strength,
+            coverable=level.coverable,
+            covered=level.covered,
+            infeasible=len(level.infeasible),
+            missing_tuples=[_labels(c) for c in missing],
+            infeasible_tuples=[_labels(c) for c in infeasible],
+            cumulative=list(level.cumulative),
+            label=label,
+        )
+
+    out = [
+        convert(level, level.strength)
+        for level in res.levels
+        if level.applicable and level.strength is not None
+    ]
+    overall = convert(res.overall, model.strength, res.overall.name) if model.sub_models else None
+    violating = len({v.row for v in res.violations})
+    outside = len({o.row for o in res.out_of_model})
+    return out, violating, outside, overall
+
+
+# -- grouping -----------------------------------------------------------------------------------
+@dataclass
+class _Group:
+    test_id: str
+    path: str
+    cls: str | None
+    function: str
+    items: list[CollectedItem]
+
+
+def _groups(collection: Collection) -> list[_Group]:
+    groups: dict[str, _Group] = {}
+    for it in collection.items:
+        g = groups.get(it.test_id)
+        if g is None:
+            g = groups[it.test_id] = _Group(it.test_id, it.path, it.cls, it.function, [])
+        g.items.append(it)
+    return list(groups.values())
+
+
+def _split_names(specs: Iterable[str]) -> list[tuple[str, ...]]:
+    out = []
+    for s in specs:
+        names = tuple(n.strip() for n in s.split(",") if n.strip())
+        if names:
+            out.append(names)
+    return out
+
+
+def _project(items: Sequence[CollectedItem], names: Sequence[str]) -> list[dict[str, Any]]:
+    """Distinct rows (in order of first appearance) of ``names`` among the items."""
+    seen: set[Any] = set()
+    rows = []
+    for it in items:
+        if not all(n in it.params for n in names):
+            continue
+        row = {n: hashable(it.params[n]) for n in names}
+        k = tuple(_key(row[n]) for n in names)
+        if k not in seen:
+            seen.add(k)
+            rows.append(row)
+    return rows
+
+
+def analyze(
+    collection: Collection,
+    *,
+    strengths: Sequence[int] = (2, 3),
+    option_axes: Sequence[str] | None = None,
+    grouped: Sequence[str] = (),
+    list_limit: int | None = None,
+    fail_under: float | None = None,
+    include_unparametrized: bool = False,
+    on_test: Callable[[int, int], None] | None = None,
+) -> SuiteReport:
+    """Turn a :class:`Collection` into a :class:`SuiteReport` (see the module
+    docstring for the option-axis rule)."""
+    forced: set[str] | None = None
+    if option_axes:
+        forced = {n for spec in _split_names(option_axes) for n in spec}
+    grouped_sets = [frozenset(g) for g in _split_names(grouped)]
+    errors = list(collection.errors)
+    tests: list[TestReport] = []
+    unparametrized = 0
+    groups = _groups(collection)
+    for i, g in enumerate(groups):
+        if on_test is not None:
+            on_test(i + 1, len(groups))
+        if not any(it.params for it in g.items) and not collection.marks.get(g.test_id, ([], []))[1]:
+            unparametrized += 1
+            if not include_unparametrized:
+                continue
+        try:
+            tests.append(
+                _analyze_group(g, collection, strengths, forced, grouped_sets, list_limit)
+            )
+        except PairwiseError as exc:  # a model the report cannot rebuild: say which test
+            errors.append(CollectionError(g.test_id, f"cannot analyze: {type(exc).__name__}: {exc}"))
+    return SuiteReport(
+        tests=tests,
+        errors=errors,
+        strengths=tuple(strengths),
+        unparametrized=unparametrized,
+        collected_items=len(collection.items),
+        fail_under=fail_under,
+        seconds=collection.seconds,
+    )
+
+
+@dataclass
+class _Layout:
+    """What the analysis of one test has found so far (filled step by step)."""
+
+    axes: list[AxisReport] = field(default_factory=list)
+    tables: list[TableReport] = field(default_factory=list)
+    explained: set[str] = field(default_factory=set)
+    pending_option: list[tuple[str, list[Any]]] = field(default_factory=list)
+
+    def add_table(self, table: TableReport, axes: Iterable[tuple[str, int]], source: str) -> None:
+        idx = len(self.tables)
+        self.tables.append(table)
+        self.axes.extend(AxisReport(name, "option", size, source, idx) for name, size in axes)
+
+
+def _pairwise_tables(layout: _Layout, g: _Group, specs: Sequence[Any], strengths: Sequence[int],
+                     list_limit: int | None) -> None:
+    """Step 1: each ``@pairwise`` mark is one table, from the spec's own model."""
+    for spec in specs:
+        model = spec.model(g.test_id) if hasattr(spec, "model") else spec
+        if not isinstance(model, Model):
+            raise TypeError(f"pairwise mark holds {spec!r}, not a spec with .model()")
+        argnames = model.argnames
+        layout.explained.update(argnames)
+        rows = _project(g.items, argnames)
+        coverage, violating, outside, overall = measure_table(model, rows, strengths, list_limit=list_limit)
+        # the full product a @pairwise table stands for is what full mode runs: the rows
+        # no constraint forbids (the plugin's summary line counts the same)
+        table = TableReport(
+            "pairwise", model.names, model.sizes, feasible_count(model), len(rows), violating, coverage,
+            outside, overall, model,
+        )
+        layout.add_table(table, [(a.name, len(a)) for a in model.axes], "pairwise")
+
+
+def _parametrize_mark(layout: _Layout, g: _Group, mark: MarkInfo, strengths: Sequence[int],
+                      forced: set[str] | None, grouped_sets: list[frozenset[str]],
+                      list_limit: int | None) -> None:
+    """Step 2, one ``parametrize`` mark: an axis, a grouped axis, or an option table."""
+    names = [n for n in mark.argnames if n not in layout.explained]
+    if not names:
+        return
+    layout.explained.update(names)
+    if not mark.rows:  # parametrize with an empty list: pytest collects one skipped item
+        layout.axes.append(AxisReport(",".join(names), "grouped" if len(names) > 1 else "axis", 0, "parametrize"))
+        return
+    cols = {n: [row[mark.argnames.index(n)] for row in mark.rows if len(row) == len(mark.argnames)]
+            for n in names}
+    if forced is not None:
+        opt = [n for n in names if n in forced]
+        rest = [n for n in names if n not in forced]
+        for n in opt:
+            layout.pending_option.append((n, _distinct(cols[n])))
+        if rest:
+            if len(rest) == len(mark.argnames):
+                size = len(mark.rows)
+            else:
+                size = len(_distinct(tuple(row[mark.argnames.index(n)] for n in rest) for row in mark.rows))
+            kind = "grouped" if len(rest) > 1 else "axis"
+            layout.axes.append(AxisReport(",".join(rest), kind, size, "parametrize"))
+        return
+    if len(names) == 1:
+        layout.axes.append(AxisReport(names[0], "axis", len(mark.rows), "parametrize"))
+        return
+    if (
+        is_shape_like(mark)
+        or has_key_column(mark)
+        or frozenset(names) in grouped_sets
+        or frozenset(mark.argnames) in grouped_sets
+    ):
+        layout.axes.append(AxisReport(",".join(names), "grouped", len(mark.rows), "parametrize"))
+        return
+    # an option table written by hand: measure it over the values that appear
+    table_axes = [(n, _distinct(cols[n])) for n in names]
+    table = _audit_table("parametrize", table_axes, g, strengths, list_limit)
+    layout.add_table(table, [(n, len(v)) for n, v in table_axes], "parametrize")
+
+
+def _observed_axes(layout: _Layout, g: _Group, strengths: Sequence[int], forced: set[str] | None,
+                   list_limit: int | None) -> None:
+    """Step 3: names no mark explains (fixture params, other generate_tests hooks), and the
+    ``--option-axes`` table gathered on the way."""
+    observed: dict[str, list[Any]] = {}
+    for it in g.items:
+        for n, v in it.params.items():
+            if n not in layout.explained:
+                observed.setdefault(n, []).append(v)
+    for n, vals in observed.items():
+        distinct = _distinct(vals)
+        if forced is not None and n in forced:
+            layout.pending_option.append((n, distinct))
+        else:
+            layout.axes.append(AxisReport(n, "axis", len(distinct), "observed"))
+    if forced is not None and layout.pending_option:
+        pending = layout.pending_option
+        table = _audit_table("option-axes", pending, g, strengths, list_limit)
+        layout.add_table(table, [(n, len(v)) for n, v in pending], "parametrize")
+
+
+def _analyze_group(
+    g: _Group,
+    collection: Collection,
+    strengths: Sequence[int],
+    forced: set[str] | None,
+    grouped_sets: list[frozenset[str]],
+    list_limit: int | None,
+) -> TestReport:
+    marks, specs = collection.marks.get(g.test_id, ([], []))
+    layout = _Layout()
+    _pairwise_tables(layout, g, specs, strengths, list_limit)
+    # parametrize marks: outermost decorator last in iter_markers order, so reverse to read
+    # them top-down as written
+    for mark in reversed(marks):
+        _parametrize_mark(layout, g, mark, strengths, forced, grouped_sets, list_limit)
+    _observed_axes(layout, g, strengths, forced, list_limit)
+    full = 1
+    for t in layout.tables:
+        full *= t.full_product
+    for a in layout.axes:
+        if a.kind != "option":
+            full *= a.size
+    notes = []
+    if any(len(t.axes) < min(strengths, default=2) for t in layout.tables):
+        notes.append("a table has fewer axes than the strength measured")
+    return TestReport(g.test_id, g.path, g.cls, g.function, layout.axes, layout.tables, full, len(g.items), notes)
+
+
+def _audit_table(
+    source: str,
+    table_axes: list[tuple[str, list[Any]]],
+    g: _Group,
+    strengths: Sequence[int],
+    list_limit: int | None,
+) -> TableReport:
+    names = [n for n, _ in table_axes]
+    # the values that appear, in order of appearance (hashable stand-ins for lists & co.)
+    model = Model(table_axes, strength=min(2, len(table_axes)), where=g.test_id)
+    rows = _project(g.items, names)
+    coverage, violating, outside, _ = measure_table(model, rows, strengths, list_limit=list_limit)
+    return TableReport(
+        source, model.names, model.sizes, model.full_product, len(rows), violating, coverage, outside, None, model
+    )
+
+
+def cumulative_series(
+    tables: Sequence[TableReport], strength: int
+) -> tuple[list[int], list[float]] | None:
+    """x = rows, y = percent covered after that many rows, over ``tables`` in
+    order (their coverable tuples summed); None if no table has ``strength``."""
+    parts = [(t, c) for t in tables if (c := t.at(strength)) is not None]
+    if not parts:
+        return None
+    total = sum(c.coverable for _, c in parts)
+    xs = [0]
+    ys = [0.0 if total else 100.0]
+    done = 0
+    n = 0
+    for _, c in parts:
+        for covered in c.cumulative:
+            n += 1
+            xs.append(n)
+            ys.append(100.0 if total == 0 else 100.0 * (done + covered) / total)
+        done += c.covered
+    return xs, ys
+

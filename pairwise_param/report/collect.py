@@ -1,0 +1,250 @@
+"""Collecting a pytest suite in-process, recording what the report needs.
+
+:func:`collect` runs pytest's collection (``--collect-only``, no test runs)
+with a small plugin that records, per collected item, its nodeid,
+``callspec.params`` and the ``parametrize`` / ``pairwise`` marks that apply to
+it.  pytest is imported only when :func:`collect` runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+__all__ = ["CollectedItem", "Collection", "CollectionError", "MarkInfo", "collect"]
+
+
+@dataclass(frozen=True)
+class MarkInfo:
+    """A ``parametrize`` mark as declared: argument names and rows of values."""
+
+    argnames: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+
+
+@dataclass
+class CollectedItem:
+    """One collected test item, reduced to what the report needs."""
+
+    nodeid: str
+    test_id: str  # nodeid without the parameter id: path::Class::function
+    path: str
+    cls: str | None
+    function: str
+    params: dict[str, Any]
+
+
+@dataclass
+class CollectionError:
+    """A file or test that failed to collect; ``where`` names it."""
+
+    where: str
+    message: str
+
+
+@dataclass
+class Collection:
+    """The result of :func:`collect`."""
+
+    items: list[CollectedItem]
+    marks: dict[str, tuple[list[MarkInfo], list[Any]]]  # test_id -> (parametrize marks, pairwise specs)
+    errors: list[CollectionError]
+    pytest_exit: int
+    output: str = ""  # what pytest printed (shown on usage errors)
+    seconds: float = 0.0
+
+
+def _parameter_set_type() -> type:
+    import pytest
+
+    return type(pytest.param(None))
+
+
+def _mark_info(mark: Any, pset: type) -> MarkInfo | None:
+    args = list(mark.args)
+    kwargs = dict(mark.kwargs)
+    argnames = args[0] if args else kwargs.get("argnames")
+    argvalues = args[1] if len(args) > 1 else kwargs.get("argvalues", ())
+    if isinstance(argnames, str):
+        names = tuple(n.strip() for n in argnames.split(",") if n.strip())
+    elif isinstance(argnames, (list, tuple)):
+        names = tuple(str(n).strip() for n in argnames)
+    else:
+        return None
+    if not names:
+        return None
+    rows: list[tuple[Any, ...]] = []
+    try:
+        values = list(argvalues)
+    except TypeError:
+        return None
+    for v in values:
+        if isinstance(v, pset):
+            v = v.values  # type: ignore[attr-defined]
+            rows.append(tuple(v))
+        elif len(names) == 1:
+            rows.append((v,))
+        else:
+            try:
+                rows.append(tuple(v))
+            except TypeError:
+                rows.append((v,))
+    return MarkInfo(names, tuple(rows))
+
+
+def _short_error(longrepr: str) -> str:
+    """The gist of a collection failure: the ``E`` lines of pytest's report, or
+    its last non-empty line."""
+    lines = [ln.rstrip() for ln in longrepr.splitlines()]
+    e_lines = [ln[1:].strip() for ln in lines if ln.startswith("E ")]
+    if e_lines:
+        # the last exception of a chain is the one that matters; keep its lines
+        text = " ".join(e_lines[-6:])
+    else:
+        nonempty = [ln.strip() for ln in lines if ln.strip()]
+        text = nonempty[-1] if nonempty else "collection failed"
+    return " ".join(text.split())
+
+
+class _Progress:
+    def __init__(self, stream: TextIO | None) -> None:
+        self.stream = stream
+        self.files = 0
+        self.items = 0
+        self.last = 0.0
+        self.shown = False
+
+    def update(self, force: bool = False) -> None:
+        if self.stream is None:
+            return
+        now = time.monotonic()
+        if not force and now - self.last < 0.1:
+            return
+        self.last = now
+        self.stream.write(f"\rcollecting ... {self.items} items from {self.files} files")
+        self.stream.flush()
+        self.shown = True
+
+    def done(self) -> None:
+        if self.stream is not None and self.shown:
+            self.update(force=True)
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+class _Collector:
+    """The plugin object handed to ``pytest.main``: it records, runs nothing."""
+
+    def __init__(self, progress: _Progress) -> None:
+        self.items: list[CollectedItem] = []
+        self.marks: dict[str, tuple[list[MarkInfo], list[Any]]] = {}
+        self.errors: list[CollectionError] = []
+        self.progress = progress
+        self._pset = _parameter_set_type()
+
+    def pytest_collectreport(self, report: Any) -> None:
+        if report.failed:
+            where = report.nodeid or str(getattr(report, "fspath", "")) or "<session>"
+            text = getattr(report, "longreprtext", "") or str(report.longrepr)
+            self.errors.append(CollectionError(where, _short_error(text)))
+        elif report.nodeid.endswith(".py"):
+            self.progress.files += 1
+            self.progress.update()
+
+    def pytest_itemcollected(self, item: Any) -> None:
+        self.progress.items += 1
+        self.progress.update()
+
+    def pytest_collection_finish(self, session: Any) -> None:
+        for item in session.items:
+            self._record(item)
+        self.progress.done()
+        pm = session.config.pluginmanager
+        if any(specs for _, specs in self.marks.values()) and not pm.has_plugin("pairwise_param"):
+            # without the plugin the marks are never expanded: every @pairwise test would be
+            # counted as one unparametrized item with 0% coverage, a silent wrong report
+            self.errors.append(
+                CollectionError(
+                    "<session>",
+                    "the pairwise-param pytest plugin is not loaded (-p no:pairwise_param?), so no "
+                    "@pairwise table was expanded and their numbers are meaningless; remove "
+                    "-p no:pairwise_param",
+                )
+            )
+
+    def _record(self, item: Any) -> None:
+        nodeid = item.nodeid
+        name = getattr(item, "name", "")
+        original = getattr(item, "originalname", None) or name.split("[")[0]
+        base = nodeid[: len(nodeid) - len(name)] if name and nodeid.endswith(name) else nodeid.split("[")[0]
+        test_id = base + original if name and nodeid.endswith(name) else base
+        parts = test_id.split("::")
+        path = parts[0]
+        cls = "::".join(parts[1:-1]) or None
+        callspec = getattr(item, "callspec", None)
+        params = dict(callspec.params) if callspec is not None else {}
+        self.items.append(CollectedItem(nodeid, test_id, path, cls, original, params))
+        if test_id not in self.marks:
+            marks: list[MarkInfo] = []
+            specs: list[Any] = []
+            try:
+                for m in item.iter_markers("parametrize"):
+                    info = _mark_info(m, self._pset)
+                    if info is not None:
+                        marks.append(info)
+                for m in item.iter_markers("pairwise"):
+                    if m.args:
+                        specs.append(m.args[0])
+            except (TypeError, ValueError, AttributeError):
+                # marks we cannot read: the names are then counted by their observed values
+                marks, specs = [], []
+            # iter_markers yields closest first; keep declaration order (outermost last) stable
+            self.marks[test_id] = (marks, specs)
+
+
+def collect(
+    paths: Sequence[str] = (),
+    pytest_args: Sequence[str] = (),
+    *,
+    progress: TextIO | None = None,
+    rootdir: str | None = None,
+) -> Collection:
+    """Collect ``paths`` with pytest in-process and return what was found.
+
+    Nothing runs: ``--collect-only``.  pytest's own output is captured (it is
+    returned in :attr:`Collection.output`) so the caller decides what to show.
+    ``progress``: a stream for a progress line, or ``None``.
+    """
+    import pytest
+
+    prog = _Progress(progress)
+    collector = _Collector(prog)
+    args = [
+        *paths,
+        *pytest_args,
+        "--collect-only",
+        "-qq",
+        "--continue-on-collection-errors",
+    ]
+    if rootdir is not None:
+        args += ["--rootdir", rootdir]
+    out = io.StringIO()
+    start = time.perf_counter()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        try:
+            code = int(pytest.main(args, plugins=[collector]))
+        except SystemExit as exc:  # argparse inside pytest on bad options
+            code = int(exc.code) if isinstance(exc.code, int) else 4
+    return Collection(
+        items=collector.items,
+        marks=collector.marks,
+        errors=collector.errors,
+        pytest_exit=code,
+        output=out.getvalue(),
+        seconds=time.perf_counter() - start,
+    )
+

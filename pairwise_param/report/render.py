@@ -1,0 +1,424 @@
+"""Rendering a :class:`~pairwise_param.report.types.SuiteReport`: terminal table,
+Markdown (CI step summaries, PR comments) and JSON (schema in
+:mod:`pairwise_param.report.schema`, documented in ``docs/cli.md``).
+
+Pure functions from a report to text; nothing here prints.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from pairwise_param._version import __version__
+from pairwise_param.coverage.types import fails_under
+from pairwise_param.report.types import StrengthCoverage, SuiteReport, TableReport, TestReport
+
+__all__ = ["SCHEMA_ID", "SCHEMA_VERSION", "fmt_percent", "render_json", "render_markdown", "render_terminal", "to_json"]
+
+SCHEMA_ID = "pairwise-param/report"
+#: Bump on any incompatible change of the JSON document (a removed or renamed
+#: key, a changed type); adding keys keeps the version.
+SCHEMA_VERSION = 1
+
+
+# -- small formatters ---------------------------------------------------------------------------
+def fmt_percent(p: float | None, complete: bool | None = None) -> str:
+    """``100%`` only when complete; otherwise rounded DOWN to 0.1 (99.96% of a
+    table is shown as 99.9%, never as 100%)."""
+    if p is None:
+        return "n/a"
+    if complete or (complete is None and p >= 100.0):
+        return "100%"
+    return f"{math.floor(p * 10) / 10:.1f}%"
+
+
+def fmt_reduction(x: float) -> str:
+    if math.isinf(x):
+        return "-"
+    return f"{x:.1f}x"
+
+
+def _cov_cell(test: TestReport, t: int, fail_under: float | None) -> str:
+    if not test.tables:
+        return "-"
+    c = test.coverage(t)
+    if c is None:
+        return "n/a"
+    text = fmt_percent(c.percent, c.complete)
+    if fail_under is not None and fails_under(c.percent, fail_under):
+        text += " !"
+    return text
+
+
+def _table_text(table: TableReport) -> str:
+    inner = " ".join(f"{a}:{s}" for a, s in zip(table.axes, table.sizes))
+    return f"[{inner} -> {table.rows}/{table.full_product}]"
+
+
+def axes_text(test: TestReport) -> str:
+    """``[dtype:2 padded_a:2 bias_mode:3 -> 6/12] x n,k,m:18``"""
+    parts = [_table_text(t) for t in test.tables]
+    parts += [f"{a.name}:{a.size}" for a in test.axes if a.kind != "option"]
+    return " x ".join(parts) if parts else "-"
+
+
+def _tuple_text(d: dict[str, str]) -> str:
+    return "{" + ", ".join(f"{k}={v}" for k, v in d.items()) + "}"
+
+
+def _totals_line(report: SuiteReport) -> str:
+    tot = report.totals
+    parts = [f"{tot.full_product} -> {tot.collected}", fmt_reduction(tot.reduction)]
+    for t in report.strengths:
+        if t not in tot.coverage:
+            continue
+        covered, coverable = tot.coverage[t]
+        p = tot.percent(t)
+        text = f"{t}-way {fmt_percent(p, covered >= coverable)}"
+        low = tot.min_percent.get(t)
+        if low is not None and covered < coverable:
+            text += f" (lowest {fmt_percent(low)})"
+        parts.append(text)
+    return ", ".join(parts)
+
+
+def _incomplete(report: SuiteReport) -> list[tuple[TestReport, TableReport, StrengthCoverage]]:
+    return [
+        (test, table, c)
+        for test in report.tests
+        for table in test.tables
+        for c in table.coverage
+        if not c.complete
+    ]
+
+
+def _missing_lines(report: SuiteReport, limit: int | None) -> list[str]:
+    lines: list[str] = []
+    for test in report.tests:
+        for k, table in enumerate(test.tables):
+            head = test.test_id + (f" (table {k + 1}: {', '.join(table.axes)})" if len(test.tables) > 1 else "")
+            block: list[str] = []
+            for c in table.coverage:
+                if c.missing:
+                    shown = c.missing_tuples if limit is None else c.missing_tuples[:limit]
+                    more = c.missing - len(shown)
+                    block.append(
+                        f"  {c.strength}-way missing ({c.missing} of {c.coverable}): "
+                        + ", ".join(_tuple_text(d) for d in shown)
+                        + (f" (+{more} more)" if more > 0 else "")
+                    )
+                if c.infeasible:
+                    shown = c.infeasible_tuples if limit is None else c.infeasible_tuples[:limit]
+                    more = c.infeasible - len(shown)
+                    block.append(
+                        f"  {c.strength}-way infeasible ({c.infeasible}, excluded by constraints): "
+                        + ", ".join(_tuple_text(d) for d in shown)
+                        + (f" (+{more} more)" if more > 0 else "")
+                    )
+            mc = table.model_coverage
+            if mc is not None:
+                block.append(
+                    f"  the model's own interactions ({mc.label}): {mc.covered} of {mc.coverable} covered "
+                    f"({fmt_percent(mc.percent, mc.complete)})"
+                )
+                if mc.missing:
+                    shown = mc.missing_tuples if limit is None else mc.missing_tuples[:limit]
+                    block.append("    missing: " + ", ".join(_tuple_text(d) for d in shown))
+            if table.violating_rows:
+                block.append(f"  {table.violating_rows} collected row(s) break a constraint")
+            if table.outside_rows:
+                block.append(f"  {table.outside_rows} collected row(s) hold a value outside the model")
+            if block:
+                lines.append(head)
+                lines.extend(block)
+    return lines
+
+
+# -- terminal ------------------------------------------------------------------------------------
+def _terminal_heading(report: SuiteReport) -> str:
+    files = sorted({t.path for t in report.tests})
+    head = (
+        f"pairwise-param report: {len(report.tests)} parametrized test"
+        f"{'s' if len(report.tests) != 1 else ''} in {len(files)} file{'s' if len(files) != 1 else ''}, "
+        f"{sum(t.collected for t in report.tests)} items"
+    )
+    if report.unparametrized:
+        head += f" (+{report.unparametrized} unparametrized)"
+    return head
+
+
+def _terminal_table(report: SuiteReport) -> list[str]:
+    """The aligned table: a heading per file, a row per test, the totals."""
+    cov_heads = [f"{t}-WAY" for t in report.strengths]
+    header = ["TEST", "AXES", "FULL", "COLLECTED", "REDUCTION", *cov_heads]
+    rows: list[list[str] | str] = []  # a str is a file heading
+    current = None
+    for test in sorted(report.tests, key=lambda t: (t.path, report.tests.index(t))):
+        if test.path != current:
+            current = test.path
+            rows.append(test.path)
+        name = "  " + test.test_id[len(test.path) + 2 :] if test.test_id.startswith(test.path + "::") else test.test_id
+        rows.append(
+            [
+                name,
+                axes_text(test),
+                str(test.full_product),
+                str(test.collected),
+                fmt_reduction(test.reduction),
+                *(_cov_cell(test, t, report.fail_under) for t in report.strengths),
+            ]
+        )
+    tot = report.totals
+    total_row = [
+        f"TOTAL ({tot.tests} test{'s' if tot.tests != 1 else ''})",
+        "",
+        str(tot.full_product),
+        str(tot.collected),
+        fmt_reduction(tot.reduction),
+    ]
+    for t in report.strengths:
+        if t in tot.coverage:
+            covered, coverable = tot.coverage[t]
+            total_row.append(fmt_percent(tot.percent(t), covered >= coverable))
+        else:
+            total_row.append("-")
+    table_rows: list[list[str]] = [r for r in rows if isinstance(r, list)]
+    widths = [len(h) for h in header]
+    for cells in [*table_rows, total_row]:
+        for i, cell in enumerate(cells):
+            widths[i] = max(widths[i], len(cell))
+    right = {2, 3, 4, *range(5, len(header))}
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(
+            (c.rjust(widths[i]) if i in right else c.ljust(widths[i])) for i, c in enumerate(cells)
+        ).rstrip()
+
+    out = [line(header)]
+    out.extend(r if isinstance(r, str) else line(r) for r in rows)
+    out.append(line(["-" * w for w in widths]))
+    out.append(line(total_row))
+    return out
+
+
+def _terminal_footer(report: SuiteReport, show_missing: bool, list_limit: int | None) -> list[str]:
+    """Missing tuples (or how many), tables below --fail-under, collection errors."""
+    out: list[str] = []
+    incomplete = _incomplete(report)
+    if show_missing:
+        lines = _missing_lines(report, list_limit)
+        if lines:
+            out.append("")
+            out.extend(lines)
+    elif incomplete:
+        per_t: dict[int, int] = {}
+        for _test, _table, c in incomplete:
+            per_t[c.strength] = per_t.get(c.strength, 0) + 1
+        parts = [f"{t}-way in {n} table{'s' if n != 1 else ''}" for t, n in sorted(per_t.items())]
+        out.append(f"tuples missing: {', '.join(parts)}; --show-missing lists them")
+    if report.fail_under is not None:
+        below = report.below(report.fail_under)
+        if below:
+            out.append("")
+            for test, _table, c in below:
+                out.append(
+                    f"FAIL {test.test_id}: {c.strength}-way coverage {fmt_percent(c.percent, c.complete)} "
+                    f"< {report.fail_under:g}% ({c.missing} of {c.coverable} tuples missing)"
+                )
+    if report.errors:
+        out.append("")
+        for e in report.errors:
+            out.append(f"ERROR {e.where}: {e.message}")
+    return out
+
+
+def render_terminal(report: SuiteReport, *, show_missing: bool = False, list_limit: int | None = 20) -> str:
+    """The report as an aligned table for a terminal."""
+    out = [_terminal_heading(report), ""]
+    if report.tests:
+        out.extend(_terminal_table(report))
+        out.append("")
+        out.append(_totals_line(report))
+    else:
+        out.append("no parametrized tests collected")
+    out.extend(_terminal_footer(report, show_missing, list_limit))
+    return "\n".join(out) + "\n"
+
+
+# -- markdown ------------------------------------------------------------------------------------
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def render_markdown(report: SuiteReport, *, show_missing: bool = False, list_limit: int | None = 20) -> str:
+    out = ["### pairwise-param report", ""]
+    if not report.tests:
+        out.append("No parametrized tests collected.")
+    else:
+        heads = ["Test", "Axes", "Full product", "Collected", "Reduction", *(f"{t}-way" for t in report.strengths)]
+        out.append("| " + " | ".join(heads) + " |")
+        out.append("|" + "|".join(["---", "---", "--:", "--:", "--:", *(["--:"] * len(report.strengths))]) + "|")
+        for test in report.tests:
+            cells = [
+                f"`{_md(test.test_id)}`",
+                f"`{_md(axes_text(test))}`",
+                str(test.full_product),
+                str(test.collected),
+                fmt_reduction(test.reduction),
+                *(_md(_cov_cell(test, t, report.fail_under)).replace(" !", " :x:") for t in report.strengths),
+            ]
+            out.append("| " + " | ".join(cells) + " |")
+        tot = report.totals
+        cells = [
+            f"**Total** ({tot.tests} tests)",
+            "",
+            f"**{tot.full_product}**",
+            f"**{tot.collected}**",
+            f"**{fmt_reduction(tot.reduction)}**",
+        ]
+        for t in report.strengths:
+            if t in tot.coverage:
+                cov, total = tot.coverage[t]
+                cells.append(f"**{fmt_percent(tot.percent(t), cov >= total)}**")
+            else:
+                cells.append("-")
+        out.append("| " + " | ".join(cells) + " |")
+        out.append("")
+        out.append(f"**{_md(_totals_line(report))}**")
+    if report.unparametrized:
+        out.append("")
+        out.append(f"{report.unparametrized} unparametrized test(s) not listed.")
+    if show_missing:
+        lines = _missing_lines(report, list_limit)
+        if lines:
+            out += ["", "<details><summary>Missing and infeasible tuples</summary>", "", "```"]
+            out += lines
+            out += ["```", "", "</details>"]
+    if report.fail_under is not None:
+        below = report.below(report.fail_under)
+        if below:
+            out.append("")
+            for test, _table, c in below:
+                out.append(
+                    f"- :x: `{_md(test.test_id)}`: {c.strength}-way coverage "
+                    f"{fmt_percent(c.percent, c.complete)} < {report.fail_under:g}%"
+                )
+    if report.errors:
+        out += ["", "**Collection errors**", ""]
+        for e in report.errors:
+            out.append(f"- `{_md(e.where)}`: {_md(e.message)}")
+    return "\n".join(out) + "\n"
+
+
+# -- json ----------------------------------------------------------------------------------------
+def _num(x: float) -> float | None:
+    return None if math.isinf(x) or math.isnan(x) else round(x, 4)
+
+
+def _coverage_json(c: StrengthCoverage, listed: bool) -> dict[str, Any]:
+    return {
+        "strength": c.strength,
+        "coverable": c.coverable,
+        "covered": c.covered,
+        "missing": c.missing,
+        "infeasible": c.infeasible,
+        "percent": _num(c.percent),
+        "complete": c.complete,
+        "missing_tuples": c.missing_tuples if listed else [],
+        "infeasible_tuples": c.infeasible_tuples if listed else [],
+    }
+
+
+def to_json(report: SuiteReport, *, show_missing: bool = False, exit_code: int = 0) -> dict[str, Any]:
+    """The report as a JSON-able dict following :data:`SCHEMA_VERSION`."""
+    tot = report.totals
+    tests = []
+    for test in report.tests:
+        worst = []
+        for t in report.strengths:
+            c = test.coverage(t)
+            worst.append(
+                {"strength": t, "percent": None if c is None else _num(c.percent),
+                 "complete": None if c is None else c.complete}
+            )
+        tests.append(
+            {
+                "id": test.test_id,
+                "path": test.path,
+                "class": test.cls,
+                "function": test.function,
+                "pairwise": test.pairwise,
+                "full_product": test.full_product,
+                "collected": test.collected,
+                "reduction": _num(test.reduction),
+                "axes": [
+                    {"name": a.name, "kind": a.kind, "size": a.size, "source": a.source, "table": a.table}
+                    for a in test.axes
+                ],
+                "tables": [
+                    {
+                        "source": tb.source,
+                        "axes": list(tb.axes),
+                        "sizes": list(tb.sizes),
+                        "full_product": tb.full_product,
+                        "rows": tb.rows,
+                        "violating_rows": tb.violating_rows,
+                        "outside_rows": tb.outside_rows,
+                        "coverage": [_coverage_json(c, show_missing) for c in tb.coverage],
+                        "model_coverage": (
+                            None
+                            if tb.model_coverage is None
+                            else {"label": tb.model_coverage.label, **_coverage_json(tb.model_coverage, show_missing)}
+                        ),
+                    }
+                    for tb in test.tables
+                ],
+                "coverage": worst,
+                "below_fail_under": bool(
+                    report.fail_under is not None
+                    and any(fails_under(c.percent, report.fail_under) for tb in test.tables for c in tb.coverage)
+                ),
+            }
+        )
+    totals_cov = []
+    for t in report.strengths:
+        if t in tot.coverage:
+            covered, coverable = tot.coverage[t]
+            p = tot.percent(t)
+            low = tot.min_percent.get(t)
+            totals_cov.append(
+                {
+                    "strength": t,
+                    "covered": covered,
+                    "coverable": coverable,
+                    "percent": None if p is None else _num(p),
+                    "min_percent": None if low is None else _num(low),
+                }
+            )
+    return {
+        "schema": SCHEMA_ID,
+        "schema_version": SCHEMA_VERSION,
+        "tool": {"name": "pairwise-param", "version": __version__},
+        "strengths": list(report.strengths),
+        "fail_under": report.fail_under,
+        "tuples_listed": show_missing,
+        "exit_code": int(exit_code),
+        "collected_items": report.collected_items,
+        "unparametrized_tests": report.unparametrized,
+        "tests": tests,
+        "totals": {
+            "tests": tot.tests,
+            "full_product": tot.full_product,
+            "collected": tot.collected,
+            "reduction": _num(tot.reduction),
+            "coverage": totals_cov,
+        },
+        "errors": [{"where": e.where, "message": e.message} for e in report.errors],
+    }
+
+
+def render_json(report: SuiteReport, *, show_missing: bool = False, exit_code: int = 0) -> str:
+    return json.dumps(to_json(report, show_missing=show_missing, exit_code=exit_code), indent=2) + "\n"

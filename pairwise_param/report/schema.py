@@ -1,0 +1,166 @@
+"""The JSON Schema of ``pairwise-param report --format json``.
+
+``pairwise-param report --print-schema`` prints it; ``docs/cli.md`` explains
+each field; the tests validate every JSON report against it.  Compatible
+additions (new keys) keep :data:`~pairwise_param.report.render.SCHEMA_VERSION`;
+anything else bumps it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pairwise_param.report.render import SCHEMA_ID, SCHEMA_VERSION
+
+__all__ = ["REPORT_SCHEMA"]
+
+_INT = {"type": "integer", "minimum": 0}
+_PCT = {"type": ["number", "null"], "minimum": 0, "maximum": 100}
+_TUPLE = {"type": "object", "additionalProperties": {"type": "string"}}
+
+_COVERAGE: dict[str, Any] = {
+    "type": "object",
+    "required": [
+        "strength", "coverable", "covered", "missing", "infeasible", "percent", "complete",
+        "missing_tuples", "infeasible_tuples",
+    ],
+    "properties": {
+        "strength": {"type": "integer", "minimum": 1},
+        "coverable": _INT,
+        "covered": _INT,
+        "missing": _INT,
+        "infeasible": _INT,
+        "percent": _PCT,
+        "complete": {"type": "boolean"},
+        "missing_tuples": {"type": "array", "items": _TUPLE},
+        "infeasible_tuples": {"type": "array", "items": _TUPLE},
+    },
+}
+
+_TABLE = {
+    "type": "object",
+    "required": [
+        "source", "axes", "sizes", "full_product", "rows", "violating_rows", "outside_rows", "coverage",
+        "model_coverage",
+    ],
+    "properties": {
+        "source": {"enum": ["pairwise", "parametrize", "option-axes"]},
+        "axes": {"type": "array", "items": {"type": "string"}},
+        "sizes": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+        "full_product": {"type": "integer", "minimum": 1},
+        "rows": _INT,
+        "violating_rows": _INT,
+        "outside_rows": _INT,
+        "coverage": {"type": "array", "items": _COVERAGE},
+        # @pairwise tables with sub-models: the model's own mixed-strength interactions
+        "model_coverage": {
+            "type": ["object", "null"],
+            "required": [*_COVERAGE["required"], "label"],
+            "properties": {**_COVERAGE["properties"], "label": {"type": "string"}},
+        },
+    },
+}
+
+_AXIS = {
+    "type": "object",
+    "required": ["name", "kind", "size", "source", "table"],
+    "properties": {
+        "name": {"type": "string"},
+        "kind": {"enum": ["option", "grouped", "axis"]},
+        "size": _INT,
+        "source": {"enum": ["pairwise", "parametrize", "observed"]},
+        "table": {"type": ["integer", "null"], "minimum": 0},
+    },
+}
+
+_TEST = {
+    "type": "object",
+    "required": [
+        "id", "path", "class", "function", "pairwise", "full_product", "collected", "reduction",
+        "axes", "tables", "coverage", "below_fail_under",
+    ],
+    "properties": {
+        "id": {"type": "string"},
+        "path": {"type": "string"},
+        "class": {"type": ["string", "null"]},
+        "function": {"type": "string"},
+        "pairwise": {"type": "boolean"},
+        "full_product": _INT,
+        "collected": _INT,
+        "reduction": {"type": ["number", "null"], "minimum": 0},
+        "axes": {"type": "array", "items": _AXIS},
+        "tables": {"type": "array", "items": _TABLE},
+        "coverage": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["strength", "percent", "complete"],
+                "properties": {
+                    "strength": {"type": "integer", "minimum": 1},
+                    "percent": _PCT,
+                    "complete": {"type": ["boolean", "null"]},
+                },
+            },
+        },
+        "below_fail_under": {"type": "boolean"},
+    },
+}
+
+REPORT_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": f"https://pairwise-param.invalid/schemas/report-v{SCHEMA_VERSION}.json",
+    "title": "pairwise-param report",
+    "type": "object",
+    "required": [
+        "schema", "schema_version", "tool", "strengths", "fail_under", "tuples_listed", "exit_code",
+        "collected_items", "unparametrized_tests", "tests", "totals", "errors",
+    ],
+    "properties": {
+        "schema": {"const": SCHEMA_ID},
+        "schema_version": {"const": SCHEMA_VERSION},
+        "tool": {
+            "type": "object",
+            "required": ["name", "version"],
+            "properties": {"name": {"const": "pairwise-param"}, "version": {"type": "string"}},
+        },
+        "strengths": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+        "fail_under": {"type": ["number", "null"], "minimum": 0, "maximum": 100},
+        "tuples_listed": {"type": "boolean"},
+        "exit_code": {"type": "integer", "minimum": 0},
+        "collected_items": _INT,
+        "unparametrized_tests": _INT,
+        "tests": {"type": "array", "items": _TEST},
+        "totals": {
+            "type": "object",
+            "required": ["tests", "full_product", "collected", "reduction", "coverage"],
+            "properties": {
+                "tests": _INT,
+                "full_product": _INT,
+                "collected": _INT,
+                "reduction": {"type": ["number", "null"], "minimum": 0},
+                "coverage": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["strength", "covered", "coverable", "percent", "min_percent"],
+                        "properties": {
+                            "strength": {"type": "integer", "minimum": 1},
+                            "covered": _INT,
+                            "coverable": _INT,
+                            "percent": _PCT,
+                            "min_percent": _PCT,
+                        },
+                    },
+                },
+            },
+        },
+        "errors": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["where", "message"],
+                "properties": {"where": {"type": "string"}, "message": {"type": "string"}},
+            },
+        },
+    },
+}

@@ -1,0 +1,189 @@
+"""The report's result types: per strength, per option table, per test, per suite.
+
+Plain data with a few derived numbers; :mod:`pairwise_param.report.analyze`
+builds them, :mod:`pairwise_param.report.render` turns them into text.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from pairwise_param.coverage.types import fails_under
+from pairwise_param.model import Model
+from pairwise_param.report.collect import CollectionError
+
+__all__ = ["AxisReport", "StrengthCoverage", "SuiteReport", "TableReport", "TestReport", "Totals"]
+
+
+@dataclass
+class StrengthCoverage:
+    """t-way coverage of one option table at one strength."""
+
+    strength: int
+    coverable: int
+    covered: int
+    infeasible: int
+    missing_tuples: list[dict[str, str]] = field(default_factory=list)
+    infeasible_tuples: list[dict[str, str]] = field(default_factory=list)
+    cumulative: list[int] = field(default_factory=list)  # covered count after each row
+    label: str | None = None  # the model's own mixed interactions: "t=2 + {a,b,c}@3"
+
+    @property
+    def missing(self) -> int:
+        return self.coverable - self.covered
+
+    @property
+    def percent(self) -> float:
+        return 100.0 if self.coverable == 0 else 100.0 * self.covered / self.coverable
+
+    @property
+    def complete(self) -> bool:
+        return self.covered >= self.coverable
+
+
+@dataclass
+class TableReport:
+    """One option table of a test: its axes, full product and coverage."""
+
+    source: str  # "pairwise" | "parametrize" | "option-axes"
+    axes: tuple[str, ...]
+    sizes: tuple[int, ...]
+    full_product: int
+    rows: int  # distinct option rows among the collected items
+    violating_rows: int
+    coverage: list[StrengthCoverage]
+    outside_rows: int = 0  # rows with a value the model does not have
+    #: coverage of the model's own interactions when it has sub-models (its promise)
+    model_coverage: StrengthCoverage | None = None
+    model: Model | None = field(default=None, repr=False, compare=False)
+
+    def at(self, strength: int) -> StrengthCoverage | None:
+        for c in self.coverage:
+            if c.strength == strength:
+                return c
+        return None
+
+
+@dataclass
+class AxisReport:
+    """One parametrized axis of a test."""
+
+    name: str  # "dtype" or grouped "n,k,m"
+    kind: str  # "option" | "grouped" | "axis"
+    size: int  # values (option, axis) or rows (grouped)
+    source: str  # "pairwise" | "parametrize" | "observed"
+    table: int | None = None  # index into TestReport.tables for option axes
+
+
+@dataclass
+class TestReport:
+    """Per test function: axes, counts, tables and their coverage."""
+
+    __test__ = False  # not a pytest test class
+
+    test_id: str
+    path: str
+    cls: str | None
+    function: str
+    axes: list[AxisReport]
+    tables: list[TableReport]
+    full_product: int
+    collected: int
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def pairwise(self) -> bool:
+        return any(t.source == "pairwise" for t in self.tables)
+
+    @property
+    def reduction(self) -> float:
+        return self.full_product / self.collected if self.collected else math.inf
+
+    def coverage(self, strength: int) -> StrengthCoverage | None:
+        """The table with the lowest coverage at ``strength`` (None: no table
+        has ``strength`` axes or more)."""
+        found = [c for t in self.tables if (c := t.at(strength)) is not None]
+        if not found:
+            return None
+        return min(found, key=lambda c: (c.percent, -c.missing))
+
+
+@dataclass
+class Totals:
+    tests: int
+    full_product: int
+    collected: int
+    coverage: dict[int, tuple[int, int]]  # strength -> (covered, coverable) summed over tables
+    min_percent: dict[int, float | None]
+
+    @property
+    def reduction(self) -> float:
+        return self.full_product / self.collected if self.collected else math.inf
+
+    def percent(self, strength: int) -> float | None:
+        cov, total = self.coverage.get(strength, (0, 0))
+        if strength not in self.coverage:
+            return None
+        return 100.0 if total == 0 else 100.0 * cov / total
+
+
+@dataclass
+class SuiteReport:
+    tests: list[TestReport]
+    errors: list[CollectionError]
+    strengths: tuple[int, ...]
+    unparametrized: int
+    collected_items: int
+    fail_under: float | None = None
+    seconds: float = 0.0
+
+    @property
+    def totals(self) -> Totals:
+        cov: dict[int, tuple[int, int]] = {}
+        mins: dict[int, float | None] = {}
+        for t in self.strengths:
+            covered = coverable = 0
+            lowest: float | None = None
+            any_table = False
+            for test in self.tests:
+                for table in test.tables:
+                    c = table.at(t)
+                    if c is None:
+                        continue
+                    any_table = True
+                    covered += c.covered
+                    coverable += c.coverable
+                    lowest = c.percent if lowest is None else min(lowest, c.percent)
+            if any_table:
+                cov[t] = (covered, coverable)
+            mins[t] = lowest
+        return Totals(
+            tests=len(self.tests),
+            full_product=sum(t.full_product for t in self.tests),
+            collected=sum(t.collected for t in self.tests),
+            coverage=cov,
+            min_percent=mins,
+        )
+
+    def below(self, fail_under: float) -> list[tuple[TestReport, TableReport, StrengthCoverage]]:
+        """Every (test, table, coverage) below ``fail_under`` percent."""
+        out = []
+        for test in self.tests:
+            for table in test.tables:
+                for c in table.coverage:
+                    if fails_under(c.percent, fail_under):
+                        out.append((test, table, c))
+        return out
+
+    def find(self, name: str) -> list[TestReport]:
+        """Tests matching ``name``: the exact id, else ids ending in
+        ``::name`` or functions named ``name``, else ids containing ``name``."""
+        exact = [t for t in self.tests if t.test_id == name]
+        if exact:
+            return exact
+        suffix = [t for t in self.tests if t.test_id.endswith("::" + name) or t.function == name]
+        if suffix:
+            return suffix
+        return [t for t in self.tests if name in t.test_id]
+

@@ -1,0 +1,56 @@
+"""What pytest pays for loading the plugin in every run: the hooks module imports no
+engine module (issue 8's done-when), and the old module path still opts in."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+#: every pairwise_param module `import pairwise_param.plugin.hooks` may load
+HOOKS_IMPORTS = {
+    "pairwise_param",
+    "pairwise_param._version",
+    "pairwise_param.contract",
+    "pairwise_param.plugin",
+    "pairwise_param.plugin.hooks",
+    "pairwise_param.plugin.modes",
+}
+
+
+def _loaded_after(statement: str) -> list[str]:
+    code = (
+        f"import sys, json; {statement}; "
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('pairwise_param'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def test_importing_the_hooks_module_loads_no_engine_module() -> None:
+    loaded = _loaded_after("import pairwise_param.plugin.hooks")
+    assert not [m for m in loaded if m.startswith("pairwise_param.engine")], loaded
+    assert set(loaded) == HOOKS_IMPORTS
+
+
+def test_the_facade_is_lazy_but_complete() -> None:
+    assert _loaded_after("import pairwise_param") == ["pairwise_param", "pairwise_param._version"]
+    loaded = _loaded_after("import pairwise_param; pairwise_param.cover({'a': [1, 2], 'b': [1, 2]})")
+    assert "pairwise_param.engine" in loaded  # the engine comes with the first table
+
+
+def test_the_old_module_path_still_opts_in(pytester: pytest.Pytester) -> None:
+    # for a tree that is not pip-installed: PYTEST_PLUGINS / -p pairwise_param.pytest_plugin
+    pytester.makepyfile(
+        """
+        from pairwise_param import pairwise
+
+        @pairwise(a=[1, 2], b=[1, 2], c=[1, 2])
+        def test_x(a, b, c):
+            pass
+        """
+    )
+    result = pytester.runpytest("-p", "no:pairwise_param", "-p", "pairwise_param.pytest_plugin", "-q")
+    result.assert_outcomes(passed=4)

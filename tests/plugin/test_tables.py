@@ -1,0 +1,191 @@
+"""The table cache: keys, hits, misses, corrupted entries, and the plugin's use of it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pairwise_param.model import Model
+from pairwise_param.plugin.tables import TableCache, build_table, table_key
+from pairwise_param.product import feasible_count, full_rows
+
+AXES = {"dtype": ["fp16", "bf16", "fp32"], "bias": [0, 1, 2], "x": [False, True], "y": ["a", "b"]}
+
+
+def no_fp32_bias2(dtype: str, bias: int) -> bool:
+    return not (dtype == "fp32" and bias == 2)
+
+
+def model(**kw: Any) -> Model:
+    return Model(AXES, constraints=[no_fp32_bias2], **kw)
+
+
+class DictStore:
+    def __init__(self) -> None:
+        self.data: dict[str, Any] = {}
+
+    def get(self, key: str, default: Any) -> Any:
+        # round-trip through JSON like pytest's cache does
+        return json.loads(self.data[key]) if key in self.data else default
+
+    def set(self, key: str, value: Any) -> None:
+        self.data[key] = json.dumps(value)
+
+
+def test_miss_then_hit_returns_identical_table() -> None:
+    store = DictStore()
+    cold = TableCache(store)
+    t1 = cold.get(model(), "cover")
+    assert cold.stats == {"built": 1, "disk": 0, "memo": 0}
+    assert cold.get(model(), "cover") is t1
+    assert cold.stats["memo"] == 1
+    warm = TableCache(store)
+    t2 = warm.get(model(), "cover")
+    assert warm.stats == {"built": 0, "disk": 1, "memo": 0}
+    assert t2 == t1
+    assert t1 == build_table(model(), "cover")  # a miss recomputes exactly
+    assert t1.infeasible == (((0, 1), (2, 2)),)
+    assert t1.full_count == 36 - 4
+
+
+def test_keys_depend_on_everything_the_rows_depend_on() -> None:
+    base = table_key(model(), "cover", 0, 0)
+    assert base == table_key(model(), "cover", 0, 0)
+    others = {
+        table_key(model(), "full", 0, 0),
+        table_key(model(), "cover", 1, 0),
+        table_key(model(), "cover", 0, 1),
+        table_key(model(strength=3), "cover", 0, 0),
+        table_key(Model(AXES), "cover", 0, 0),
+        table_key(model(include=[{"x": True}]), "cover", 0, 0),
+    }
+    assert base not in others and len(others) == 6
+
+
+def test_engine_version_is_part_of_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pairwise_param import engine
+
+    before = table_key(model(), "cover", 0, 0)
+    monkeypatch.setattr(engine, "ENGINE_VERSION", engine.ENGINE_VERSION + "-next")
+    assert table_key(model(), "cover", 0, 0) != before
+
+
+@pytest.mark.parametrize(
+    "corrupt",
+    [
+        lambda e: "not json",
+        lambda e: None,
+        lambda e: [],
+        lambda e: {**e, "format": 0},
+        lambda e: {**e, "engine": "0"},
+        lambda e: {**e, "fingerprint": "x"},
+        lambda e: {**e, "rows": [[0, 0, 0]]},
+        lambda e: {**e, "rows": [[9, 0, 0, 0]]},
+        lambda e: {**e, "rows": [[2, 2, 0, 0]]},  # breaks the constraint
+        lambda e: {**e, "rows": [[0, 0, 0, 0], [0, 0, 0, 0]]},
+        lambda e: {**e, "rows": [[True, 0, 0, 0]]},
+        lambda e: {**e, "rows": []},
+        lambda e: {**e, "infeasible": [[[0], [7]]]},
+        lambda e: {**e, "full_count": "many"},
+        lambda e: {k: v for k, v in e.items() if k != "rows"},
+    ],
+)
+def test_corrupted_or_foreign_entries_are_rebuilt(corrupt: Any) -> None:
+    store = DictStore()
+    good = TableCache(store).get(model(), "cover")
+    (key,) = store.data
+    store.data[key] = json.dumps(corrupt(json.loads(store.data[key])))
+    again = TableCache(store)
+    assert again.get(model(), "cover") == good
+    assert again.stats["built"] == 1
+    assert json.loads(store.data[key])["rows"] == [list(r) for r in good.rows]  # overwritten
+
+
+def test_broken_store_never_breaks_collection() -> None:
+    class Broken:
+        def get(self, key: str, default: Any) -> Any:
+            raise OSError("disk gone")
+
+        def set(self, key: str, value: Any) -> None:
+            raise OSError("read-only")
+
+    cache = TableCache(Broken())
+    assert cache.get(model(), "cover") == build_table(model(), "cover")
+
+
+def test_full_mode_enumerates_and_is_not_stored() -> None:
+    store = DictStore()
+    t = TableCache(store).get(model(), "full")
+    assert not store.data
+    assert len(t.rows) == t.full_count == feasible_count(model()) == 32
+    assert t.rows == full_rows(model())
+    assert list(t.rows) == sorted(t.rows)
+    assert all(model().feasibility.violates(r) is None for r in t.rows)
+
+
+# -- through pytest -------------------------------------------------------------------
+SUITE = """
+from pairwise_param import pairwise
+
+@pairwise(a=[0, 1, 2], b=[0, 1], c=["x", "y", "z"], d=[False, True])
+def test_one(a, b, c, d):
+    pass
+
+class TestTwo:
+    @pairwise(p=[1, 2], q=[3, 4], r=[5, 6])
+    def test_m1(self, p, q, r):
+        pass
+
+    @pairwise(p=[1, 2], q=[3, 4], r=[5, 6])
+    def test_m2(self, p, q, r):
+        pass
+"""
+
+
+def entries(pytester: pytest.Pytester) -> list[Path]:
+    root = pytester.path / ".pytest_cache" / "v" / "pairwise_param" / "tables"
+    return sorted(root.iterdir()) if root.exists() else []
+
+
+def ids(result: pytest.RunResult) -> list[str]:
+    return [line.strip() for line in result.outlines if "<Function" in line]
+
+
+def test_plugin_cold_then_warm(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytester.makepyfile(test_suite=SUITE)
+    cold = pytester.runpytest("--collect-only", "-v")
+    cold.stdout.fnmatch_lines(["*[[]tables: 2 built, 0 from cache, 1 reused[]]"])
+    assert len(entries(pytester)) == 2
+    entry = json.loads(entries(pytester)[0].read_text())
+    assert {"format", "engine", "fingerprint", "rows", "infeasible", "full_count"} <= set(entry)
+
+    # a warm run never calls the engine
+    from pairwise_param import engine
+
+    def boom(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("engine called on a warm cache")
+
+    with monkeypatch.context() as mp:  # (not monkeypatch.undo(): pytester's chdir lives there)
+        mp.setattr(engine, "generate", boom)
+        warm = pytester.runpytest("--collect-only", "-v")
+    warm.stdout.fnmatch_lines(["*[[]tables: 0 built, 2 from cache, 1 reused[]]"])
+    assert ids(warm) == ids(cold)
+
+    # a corrupted entry is ignored, rebuilt and rewritten
+    entries(pytester)[0].write_text('{"format": 1, "rows": [[0, 0')
+    again = pytester.runpytest("--collect-only", "-v")
+    again.stdout.fnmatch_lines(["*[[]tables: 1 built, 1 from cache, 1 reused[]]"])
+    assert ids(again) == ids(cold)
+    json.loads(entries(pytester)[0].read_text())
+
+
+@pytest.mark.parametrize("option", [["--pairwise-no-cache"], ["-p", "no:cacheprovider"]])
+def test_plugin_without_disk_cache(pytester: pytest.Pytester, option: list[str]) -> None:
+    pytester.makepyfile(test_suite=SUITE)
+    for _ in range(2):
+        result = pytester.runpytest("--collect-only", "-v", *option)
+        result.stdout.fnmatch_lines(["*[[]tables: 2 built, 0 from cache, 1 reused[]]"])
+    assert entries(pytester) == []
