@@ -36,14 +36,14 @@ LEVELS: dict[str, int] = {"quick": 0, "standard": 1, "thorough": 2, "exhaustive"
 #: Quick-mode polish: units per coverable tuple, floor and ceiling.
 QUICK_PER_TUPLE = 1_000
 QUICK_MIN = 1_200_000
-QUICK_MAX = 4_000_000
+QUICK_MAX = 3_000_000
 #: Work units per effort level (about 35-45 s of CPython when all are spent).
 EFFORT_UNIT = 320_000_000
 #: Per effort level, at most this many work units per coverable tuple.
 UNITS_PER_TUPLE = 20_000
 #: An effort level stops after this many units (times the effort) without a
 #: smaller array.
-STALL_UNITS = 40_000_000
+STALL_UNITS = 60_000_000
 
 
 @dataclass(frozen=True)

@@ -55,11 +55,12 @@ def ipog(model: IndexModel, req: Requirements, feas: Feasibility) -> list[tuple[
         starts.append(acc)
         acc += sizes[b]
     pair_bits = acc
+    amask = [((1 << sizes[b]) - 1) << goff[b] for b in range(n)]
     rows: list[Row] = [list(r) for r in model.include]
     glob = [sum(1 << (goff[b] + x) for b, x in enumerate(r) if x is not None) for r in rows]
     for a in order:
         if by_last[a]:
-            _add_axis(a, req, feas, by_last[a], rows, glob, goff, starts, order, pair_bits)
+            _add_axis(a, req, feas, by_last[a], rows, glob, goff, starts, order, pair_bits, amask)
     return [tuple(fill_dont_care(row, sizes, feas, req.constrained)) for row in rows]
 
 
@@ -77,6 +78,7 @@ def _add_axis(
     starts: list[int],
     order: list[int],
     pair_bits: int,
+    amask: list[int],
 ) -> None:
     """Give axis ``a`` a value in every row (horizontal growth), then add or
     fill rows for the tuples still uncovered (vertical growth)."""
@@ -91,10 +93,18 @@ def _add_axis(
     off = pair_bits
     need = 0  # every tuple of every scope ending at ``a``, for each value of ``a``
     blocked: list[tuple[int, tuple[int, ...], int]] = []  # (scope index, weights, offset)
+    scopes = req.scopes
+    all_blocked = req.blocked
     for si in sis:
-        scope = req.scopes[si]
-        others = tuple(b for b in scope if b != a)
+        scope = scopes[si]
         ows: tuple[int, ...] = (1,)
+        if len(scope) == 2:
+            b = scope[0] if scope[1] == a else scope[1]
+            need |= amask[b]
+            if all_blocked[si]:
+                blocked.append((si, ows, goff[b]))
+            continue
+        others = tuple(b for b in scope if b != a)
         if len(others) == 1:
             o, P = goff[others[0]], sizes[others[0]]
         else:

@@ -44,6 +44,8 @@ def _uniform(req: Requirements, strength: int) -> bool:
 
 def lower_bound(req: Requirements) -> int:
     """No valid array has fewer rows: each row covers one tuple per scope."""
+    if not req.constrained:
+        return max(req.totals, default=1)
     return max((t - len(b) for t, b in zip(req.totals, req.blocked)), default=1)
 
 
