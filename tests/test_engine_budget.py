@@ -7,8 +7,8 @@ import pytest
 from pairwise_param.coverage import measure
 from pairwise_param.engine import LEVELS, EngineOptions, generate
 from pairwise_param.engine.budget import QUICK_MAX, QUICK_MIN, QUICK_PER_TUPLE, budget_for
-from pairwise_param.engine.ipog import ipog
 from pairwise_param.engine.improve import search, setup_cost
+from pairwise_param.engine.ipog import ipog
 from pairwise_param.engine.requirements import requirements
 from pairwise_param.errors import InvalidArgument
 from pairwise_param.model import Model

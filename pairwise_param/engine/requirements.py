@@ -91,7 +91,7 @@ def requirements(model: IndexModel, feas: Feasibility) -> Requirements:
     n = len(sizes)
     constrained = bool(model.exclusions)
     scopes = tuple(model.interactions)
-    weights = []
+    weights: list[tuple[int, ...]] = []
     totals = []
     blocked: list[tuple[int, ...]] = []
     constrained_axes = set(feas.component_of) if constrained else set()
