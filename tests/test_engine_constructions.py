@@ -83,3 +83,31 @@ def test_pipeline_keeps_the_construction(sizes, t, at_most):
     g = generate(model.index_model, EngineOptions(), model.feasibility)
     assert len(g.rows) <= at_most
     both_checks(model, list(g.rows))
+
+
+@pytest.mark.parametrize("k,q", [(6, 3), (12, 4), (20, 5), (26, 5), (40, 3)])
+def test_product_t2_covers_and_keeps_constant_rows(k, q):
+    from pairwise_param.engine.recursive import product_t2
+
+    rows = product_t2(k, q)
+    assert rows[:q] == [tuple([c] * k) for c in range(q)]
+    assert brute_covers_v(rows, q)
+    both_checks(plain([q] * k, 2), rows)
+
+
+def brute_covers_v(rows: list[tuple[int, ...]], v: int) -> bool:
+    k = len(rows[0])
+    return all(len({(r[a], r[b]) for r in rows}) == v * v for a, b in itertools.combinations(range(k), 2))
+
+
+def test_product_wins_on_5_20_and_folds_mixed_sizes():
+    got = recursive((5,) * 20, 2, True)
+    assert got is not None and len(got[0]) == 45
+    mixed = (5, 4, 3) * 7
+    got = recursive(mixed, 2, True)
+    assert got is not None
+    both_checks(plain(list(mixed), 2), got[0])
+    model = plain([5] * 20, 2)
+    g = generate(model.index_model, EngineOptions(), model.feasibility)
+    assert len(g.rows) <= 45
+    both_checks(model, list(g.rows))

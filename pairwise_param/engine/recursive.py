@@ -1,4 +1,4 @@
-"""Direct and recursive constructions for binary strength 3 and 4.
+"""Direct and recursive constructions: binary strength 3 and 4, strength-2 products.
 
 * Paley / quadratic-residue arrays.  For a prime p = 3 (mod 4), row i of the
   p x p circulant has a 1 in column j when ``j - i`` is 0 or a quadratic
@@ -20,9 +20,21 @@
   ``(x, y, 1-x)`` wherever ``B`` shows ``(x, y)`` on ``i, j``.)  So
   2^20 at t=3 takes 12 + 6 = 18 rows (the best known).
 
-Only unconstrained, uniform-strength models with every axis of at most two
-values use these (axes with one value are folded).  The pipeline verifies
-every result before trusting it.
+* Product with constant rows, strength 2 (the "product of covering
+  arrays" of C. J. Colbourn, "Combinatorial aspects of covering arrays",
+  Le Matematiche 59 (2004), Sec. 3; Stevens, Ling and Mendelsohn): if
+  ``A`` = CA(N; 2, k, v) and ``B`` = CA(M; 2, l, v) both hold the v constant
+  rows, the columns (i, j) with rows ``A[r][i]`` and then ``B[r][j]`` (B's
+  constant rows left out, they repeat A's) form a CA(N + M - v; 2, kl, v):
+  two columns with different i are covered by ``A``, with the same i by
+  ``B``.  The orthogonal array OA(q^2, q, q, 2) of the lines c0 + c1 x over
+  GF(q) holds the q constant rows (c1 = 0), and so does every product, so
+  the construction recurses: 5^20 takes 25 + 25 - 5 = 45 rows.
+
+Only unconstrained, uniform-strength models use these (the binary ones need
+every axis to have at most two values; axes with fewer values than the
+construction's are folded).  The pipeline verifies every result before
+trusting it.
 """
 
 from __future__ import annotations
@@ -30,10 +42,10 @@ from __future__ import annotations
 from functools import cache
 from itertools import combinations
 
-from pairwise_param.engine.algebraic import _fold, binary_pairwise, binary_rows_needed
-from pairwise_param.engine.gf import prime_power
+from pairwise_param.engine.algebraic import MAX_ROWS, _fold, binary_pairwise, binary_rows_needed
+from pairwise_param.engine.gf import field, prime_power
 
-__all__ = ["binary_t3", "binary_t4", "recursive"]
+__all__ = ["binary_t3", "binary_t4", "product_t2", "recursive"]
 
 #: Largest p whose Paley array is built and checked here (the check grows as p^t).
 _PALEY_MAX = {3: 60, 4: 32}
@@ -128,10 +140,46 @@ def binary_t4(k: int) -> BinRows | None:
     return None
 
 
+def _lines(q: int) -> BinRows:
+    """OA(q^2; 2, q, q): row (c0, c1) holds c0 + c1 x at column x; the q
+    constant rows (c1 = 0) come first."""
+    add, mul = field(q)
+    return [tuple(add[c0][mul[c1][x]] for x in range(q)) for c1 in range(q) for c0 in range(q)]
+
+
+def _product_size(k: int, q: int) -> int:
+    if k <= q:
+        return q * q
+    return q * q + _product_size(-(-k // q), q) - q
+
+
+def product_t2(k: int, q: int) -> BinRows:
+    """A strength-2 array of ``k`` columns over ``q`` symbols (a prime power)
+    whose first q rows are the constant rows."""
+    base = _lines(q)
+    if k <= q:
+        return [row[:k] for row in base]
+    l_cols = -(-k // q)
+    inner = product_t2(l_cols, q)
+    cols = [(i, j) for i in range(q) for j in range(l_cols)][:k]
+    rows = [tuple(a[i] for i, _ in cols) for a in base]
+    rows += [tuple(b[j] for _, j in cols) for b in inner[q:]]
+    return rows
+
+
 def recursive(sizes: tuple[int, ...], strength: int, uniform_strength: bool) -> tuple[list[tuple[int, ...]], str] | None:
-    """The binary strength-3/4 construction for ``sizes``, or None."""
+    """The smallest of these constructions for ``sizes``, or None."""
     k = len(sizes)
-    if not uniform_strength or max(sizes, default=0) > 2 or k <= strength:
+    if not uniform_strength or k <= strength:
+        return None
+    vmax = max(sizes)
+    if strength == 2 and vmax > 2 and k > vmax + 1:
+        qs = [q for q in range(vmax, 2 * vmax + 1) if prime_power(q) is not None and q * q <= MAX_ROWS]
+        if not qs:
+            return None
+        best_q = min(qs, key=lambda q: (_product_size(k, q), q))
+        return _fold(product_t2(k, best_q), sizes), f"product(q={best_q})"
+    if vmax > 2:
         return None
     if strength == 3:
         return _fold(binary_t3(k), sizes), "binary-t3(" + _t3_size(k)[1] + ")"
