@@ -7,6 +7,7 @@ Run from the repository root::
     python benchmarks/bench_engine.py --effort 2 --only "10^20"
     PICT_BIN=/path/to/pict python benchmarks/bench_engine.py   # PICT measured live
     python benchmarks/bench_engine.py --extra            # also 6^10, 7^10, 3^1000
+    python benchmarks/bench_engine.py --extra --quick-only --no-peers --only 3^1000   # + peak RSS
 
 Prints one Markdown table and the geometric means of rows / best known over
 the 26-model set (:mod:`engine_models`).  Every array (ours and the peers') is
@@ -24,6 +25,7 @@ import argparse
 import itertools
 import math
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -131,7 +133,9 @@ def main(argv: list[str] | None = None) -> int:
                 ratios["std quick"].append(len(rows) / m.best)
         if m.standard and wall > 1.0:
             slow.append(f"{m.label} ({wall:.2f} s)")
-        if not args.quick_only:
+        if not args.quick_only and m.quick_only:
+            line.append("(speed probe)")
+        elif not args.quick_only:
             rows1, wall1, cpu1, work1, _ = ours(m, args.effort)
             line.append(f"{len(rows1)} / {wall1:.2f} ({cpu1:.2f}) / {work1:.2g}{check(m, rows1)}")
             if m.best is not None and m in MODELS:
@@ -154,6 +158,10 @@ def main(argv: list[str] | None = None) -> int:
         if xs:
             print(f"geometric mean rows / best known, {name} ({len(xs)} models): {geomean(xs):.3f}")
     print("standard configurations over 1 s in quick mode: " + (", ".join(slow) if slow else "none"))
+    # Peak resident memory of this process (Linux: KiB); meaningful for a one-model run,
+    # e.g. --extra --quick-only --no-peers --only 3^1000.
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak RSS of this process: {peak:.0f} MB")
     return 0
 
 
