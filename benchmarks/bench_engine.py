@@ -1,14 +1,22 @@
-"""Engine benchmark: rows and seconds, quick mode and improver, vs allpairspy.
+"""Engine benchmark: rows, seconds and work units against best known, PICT and allpairspy.
 
 Run from the repository root::
 
-    python benchmarks/bench_engine.py                # quick + improver (effort 1)
+    python benchmarks/bench_engine.py                  # quick + effort 1, all models
     python benchmarks/bench_engine.py --quick-only
     python benchmarks/bench_engine.py --effort 2 --only "10^20"
+    PICT_BIN=/path/to/pict python benchmarks/bench_engine.py   # PICT measured live
+    python benchmarks/bench_engine.py --extra            # also 6^10, 7^10, 3^1000
+    python benchmarks/bench_engine.py --extra --quick-only --no-peers --only 3^1000   # + peak RSS
 
-Prints a Markdown table.  Every array (ours and the peer's) is checked here by
-an independent coverage check (a few lines below, sharing no code with the
-engine): the cell shows INVALID if any t-tuple is missing.
+Prints one Markdown table and the geometric means of rows / best known over
+the 26-model set (:mod:`engine_models`).  Every array (ours and the peers') is
+checked by an independent coverage check written below (it shares no code
+with the engine); a cell shows INVALID if a t-tuple is missing.  Our cells are
+``rows / wall s (cpu s) / work units`` of one ``engine.generate`` call (model
+building excluded): the work units are the machine-independent cost, seconds
+on a shared machine move with the load.  Without ``PICT_BIN`` the PICT column
+shows the stored numbers of the anchors baseline, marked "(stored)".
 """
 
 from __future__ import annotations
@@ -17,34 +25,34 @@ import argparse
 import itertools
 import math
 import os
+import resource
+import subprocess
 import sys
+import tempfile
 import time
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from engine_models import EXTRA, MODELS, PICT_STORED, BenchModel
 
 import pairwise_param
+from pairwise_param.engine import EngineOptions, generate
 
-#: (label, sizes, strength, quick target, improver target)
-CONFIGS: list[tuple[str, list[int], int, str, str]] = [
-    ("3^4", [3] * 4, 2, "9", "9"),
-    ("3^13", [3] * 13, 2, "<=17", "15"),
-    ("2^100", [2] * 100, 2, "10", "10"),
-    ("4^15 3^17 2^29", [4] * 15 + [3] * 17 + [2] * 29, 2, "<=34", "<=28"),
-    ("4^1 3^39 2^35", [4] + [3] * 39 + [2] * 35, 2, "<=26", "<=21"),
-    ("10^20", [10] * 20, 2, "<=195", "<=180"),
-    ("3^100", [3] * 100, 2, "<=29", "<=26"),
-    ("5^1 3^8 2^2", [5] + [3] * 8 + [2] * 2, 2, "<=20", "15"),
-    ("6^1 5^1 4^6 3^8 2^3", [6, 5] + [4] * 6 + [3] * 8 + [2] * 3, 2, "<=35", "30"),
-    ("2.2.3.2", [2, 2, 3, 2], 2, "6", "6"),
-    ("3.2.2.2.2.2", [3, 2, 2, 2, 2, 2], 2, "7", "7"),
-    ("4^6 t=3", [4] * 6, 3, "64", "64"),
-    ("3^6 t=3", [3] * 6, 3, "<=47", "<=40"),
-]
+Rows = list[list[Any]]
 
 
-def missing_tuples(sizes: list[int], strength: int, rows: list[list[Any]]) -> int:
+def missing_tuples(sizes: tuple[int, ...], strength: int, rows: Rows) -> int:
     """Independent check: number of uncovered t-tuples (0 = valid)."""
+    if any(len(r) != len(sizes) or any(not 0 <= x < s for x, s in zip(r, sizes)) for r in rows):
+        return -1
+    if len(sizes) > 200:  # 3^1000: check pairs through per-column value sets
+        cols = [[r[a] for r in rows] for a in range(len(sizes))]
+        missing = 0
+        for a, b in itertools.combinations(range(len(sizes)), 2):
+            missing += sizes[a] * sizes[b] - len(set(zip(cols[a], cols[b])))
+        return missing
     missing = 0
     for scope in itertools.combinations(range(len(sizes)), strength):
         seen = {tuple(r[a] for a in scope) for r in rows}
@@ -52,61 +60,108 @@ def missing_tuples(sizes: list[int], strength: int, rows: list[list[Any]]) -> in
     return missing
 
 
-def ours(sizes: list[int], strength: int, effort: int) -> tuple[list[list[int]], tuple[float, float], str]:
-    axes = {f"p{i}": list(range(s)) for i, s in enumerate(sizes)}
+def ours(m: BenchModel, effort: int) -> tuple[Rows, float, float, int, str]:
+    model = pairwise_param.Model({f"p{i}": list(range(s)) for i, s in enumerate(m.sizes)}, strength=m.strength)
     t0, c0 = time.perf_counter(), time.process_time()
-    arr = pairwise_param.cover(axes, strength=strength, effort=effort)
-    dt = (time.perf_counter() - t0, time.process_time() - c0)
-    names = list(axes)
-    return [[row[n] for n in names] for row in arr], dt, arr.method
+    g = generate(model.index_model, EngineOptions(effort=effort), model.feasibility)
+    return [list(r) for r in g.rows], time.perf_counter() - t0, time.process_time() - c0, g.work, g.method
 
 
-def allpairs(sizes: list[int], strength: int) -> tuple[list[list[int]], tuple[float, float]] | None:
+def allpairs(m: BenchModel) -> tuple[Rows, float] | None:
     try:
         from allpairspy import AllPairs
     except ImportError:
         return None
-    t0, c0 = time.perf_counter(), time.process_time()
-    rows = [list(r) for r in AllPairs([list(range(s)) for s in sizes], n=strength)]
-    return rows, (time.perf_counter() - t0, time.process_time() - c0)
+    t0 = time.perf_counter()
+    rows = [list(r) for r in AllPairs([list(range(s)) for s in m.sizes], n=m.strength)]
+    return rows, time.perf_counter() - t0
 
 
-def cell(rows: list[list[Any]], dt: tuple[float, float], sizes: list[int], strength: int) -> str:
-    miss = missing_tuples(sizes, strength, rows)
-    flag = "" if miss == 0 else f" INVALID({miss} missing)"
-    return f"{len(rows)} / {dt[0]:.2f}s ({dt[1]:.2f}){flag}"
+def pict(m: BenchModel, binary: str) -> tuple[Rows, float] | None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "model.pict")
+        with open(path, "w") as fh:
+            fh.writelines(f"p{i}: " + ", ".join(str(v) for v in range(s)) + "\n" for i, s in enumerate(m.sizes))
+        t0 = time.perf_counter()
+        out = subprocess.run([binary, path, f"/o:{m.strength}"], capture_output=True, text=True, check=False)
+        dt = time.perf_counter() - t0
+    if out.returncode != 0:
+        return None
+    lines = out.stdout.strip().splitlines()[1:]
+    return [[int(x) for x in line.split("\t")] for line in lines], dt
+
+
+def check(m: BenchModel, rows: Rows) -> str:
+    miss = missing_tuples(m.sizes, m.strength, rows)
+    return "" if miss == 0 else f" INVALID({miss} missing)"
+
+
+def geomean(xs: list[float]) -> float:
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick-only", action="store_true", help="skip the improver column")
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--quick-only", action="store_true", help="skip the effort column")
     ap.add_argument("--effort", type=int, default=1, help="improver effort (default 1)")
     ap.add_argument("--no-peers", action="store_true", help="skip allpairspy")
+    ap.add_argument("--extra", action="store_true", help="also the models outside the mean (6^10, 7^10, 3^1000)")
     ap.add_argument("--only", default="", help="comma-separated labels (substring match)")
     args = ap.parse_args(argv)
     keys = [k.strip() for k in args.only.split(",") if k.strip()]
-    head = ["config", "t", "LB", "target quick", "ours quick (rows / s (cpu))"]
+    pict_bin = os.environ.get("PICT_BIN")
+    head = ["model", "t", "best known", "ours quick (rows / s (cpu) / work)"]
     if not args.quick_only:
-        head += ["target improver", f"ours effort={args.effort} (rows / s (cpu))"]
-    head += ["method"]
+        head += [f"ours effort {args.effort}"]
+    head += ["method (quick)", "PICT" + ("" if pict_bin else " (stored)")]
     if not args.no_peers:
-        head += ["allpairspy (rows / s (cpu))"]
+        head += ["allpairspy"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
-    for label, sizes, t, tq, ti in CONFIGS:
-        if keys and not any(k in label for k in keys):
+    ratios: dict[str, list[float]] = {"quick": [], "effort": [], "std quick": [], "std effort": []}
+    slow: list[str] = []
+    models = MODELS + (EXTRA if args.extra else [])
+    for m in models:
+        if keys and not any(k in m.label for k in keys):
             continue
-        lb = math.prod(sorted(sizes, reverse=True)[:t])
-        rows, dt, method = ours(sizes, t, 0)
-        line = [label, str(t), str(lb), tq, cell(rows, dt, sizes, t)]
-        if not args.quick_only:
-            rows, dt, method = ours(sizes, t, args.effort)
-            line += [ti, cell(rows, dt, sizes, t)]
-        line += [method]
+        rows, wall, cpu, work, method = ours(m, 0)
+        line = [m.label, str(m.strength), "?" if m.best is None else str(m.best)]
+        line.append(f"{len(rows)} / {wall:.2f} ({cpu:.2f}) / {work:.2g}{check(m, rows)}")
+        if m.best is not None and m in MODELS:
+            ratios["quick"].append(len(rows) / m.best)
+            if m.standard:
+                ratios["std quick"].append(len(rows) / m.best)
+        if m.standard and wall > 1.0:
+            slow.append(f"{m.label} ({wall:.2f} s)")
+        if not args.quick_only and m.quick_only:
+            line.append("(speed probe)")
+        elif not args.quick_only:
+            rows1, wall1, cpu1, work1, _ = ours(m, args.effort)
+            line.append(f"{len(rows1)} / {wall1:.2f} ({cpu1:.2f}) / {work1:.2g}{check(m, rows1)}")
+            if m.best is not None and m in MODELS:
+                ratios["effort"].append(len(rows1) / m.best)
+                if m.standard:
+                    ratios["std effort"].append(len(rows1) / m.best)
+        line.append(method)
+        if pict_bin:
+            got = pict(m, pict_bin)
+            line.append("failed" if got is None else f"{len(got[0])} / {got[1]:.3f}{check(m, got[0])}")
+        else:
+            stored = PICT_STORED.get(m.label)
+            line.append("-" if stored is None else f"{stored[0] or '?'} / {stored[1]:.3g}")
         if not args.no_peers:
-            peer = allpairs(sizes, t)
-            line += ["not installed" if peer is None else cell(peer[0], peer[1], sizes, t)]
+            peer = allpairs(m) if len(m.sizes) <= 200 else None
+            line.append("-" if peer is None else f"{len(peer[0])} / {peer[1]:.2f}{check(m, peer[0])}")
         print("| " + " | ".join(line) + " |", flush=True)
+    print()
+    for name, xs in ratios.items():
+        if xs:
+            print(f"geometric mean rows / best known, {name} ({len(xs)} models): {geomean(xs):.3f}")
+    print("standard configurations over 1 s in quick mode: " + (", ".join(slow) if slow else "none"))
+    # Peak resident memory of this process (Linux: KiB); meaningful for a one-model run,
+    # e.g. --extra --quick-only --no-peers --only 3^1000.
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak RSS of this process: {peak:.0f} MB")
     return 0
 
 

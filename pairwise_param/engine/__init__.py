@@ -15,13 +15,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pairwise_param.constraints import Feasibility
+from pairwise_param.engine.budget import LEVELS
 from pairwise_param.errors import InvalidArgument
 from pairwise_param.model import IndexModel
 
-__all__ = ["ENGINE_VERSION", "EngineOptions", "Generated", "generate"]
+__all__ = ["ENGINE_VERSION", "LEVELS", "EngineOptions", "Generated", "generate"]
 
 #: Bump whenever the rows produced for some model may change: it keys the cache.
-ENGINE_VERSION = "2"
+#: (Version 3: model-scaled quick budget, stall stop, new constructions; see
+#: docs/engine.md for which tables changed.)
+ENGINE_VERSION = "3"
 
 #: A t-tuple: (scope of axis indices, value indices), both sorted by axis.
 TupleRef = tuple[tuple[int, ...], tuple[int, ...]]
@@ -31,21 +34,47 @@ TupleRef = tuple[tuple[int, ...], tuple[int, ...]]
 class EngineOptions:
     """How hard to work.
 
-    ``effort`` 0 is the quick mode (constructions plus a short, fixed-budget
-    row-elimination polish: well under a second); each further level grants
-    the improver another fixed budget of work units (counted, never timed).
-    ``seed`` feeds the one local random generator of the improver (the
-    constructions are deterministic).
+    ``effort`` 0 (``"quick"``) is the quick mode: constructions plus a short
+    row-elimination polish whose budget scales with the model (well under a
+    second on the standard configurations).  Each further level grants the
+    improver another fixed budget of work units (counted, never timed) and
+    stops early once it stops finding smaller arrays.  A level may be given
+    by name (:data:`LEVELS`: ``"quick"``, ``"standard"``, ``"thorough"``,
+    ``"exhaustive"``), stored as its int.  ``work`` (optional) bounds the
+    improver by exactly that many work units instead.  ``seed`` feeds the one
+    local random generator of the improver (the constructions are
+    deterministic).  The budget rules live in :mod:`.budget`.
+
+    This is the one validator of effort, seed and work: every front end
+    (``cover()``, ``@pairwise``, the CLI) builds an ``EngineOptions``.
     """
 
-    effort: int = 0
+    effort: int | str = 0
     seed: int = 0
+    work: int | None = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.effort, bool) or not isinstance(self.effort, int) or self.effort < 0:
-            raise InvalidArgument(f"effort must be an int >= 0, got effort={self.effort!r}")
+        effort: object = self.effort
+        if isinstance(effort, str):
+            if effort not in LEVELS:
+                names = ", ".join(repr(n) for n in LEVELS)
+                raise InvalidArgument(f"effort={effort!r} is no effort level; expected an int >= 0 or one of {names}")
+            object.__setattr__(self, "effort", LEVELS[effort])
+        elif isinstance(effort, bool) or not isinstance(effort, int) or effort < 0:
+            raise InvalidArgument(
+                f"effort must be an int >= 0 or a level name ({', '.join(LEVELS)}), got effort={effort!r}"
+            )
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise InvalidArgument(f"seed must be an int, got seed={self.seed!r}")
+        work: object = self.work
+        if work is not None and (isinstance(work, bool) or not isinstance(work, int) or work < 0):
+            raise InvalidArgument(f"work must be None or an int >= 0 (work units), got work={work!r}")
+
+    @property
+    def level(self) -> int:
+        """The effort as an int (a level name was replaced by its int)."""
+        assert isinstance(self.effort, int)
+        return self.effort
 
 
 @dataclass(frozen=True)
@@ -55,6 +84,9 @@ class Generated:
     rows: tuple[tuple[int, ...], ...]
     infeasible: tuple[TupleRef, ...]
     method: str
+    #: Work units the improver spent (0 when it did not run): the machine-
+    #: independent cost that benchmarks report alongside seconds.
+    work: int = 0
 
 
 def generate(
@@ -70,5 +102,4 @@ def generate(
     from pairwise_param.engine.pipeline import run
 
     feas = feasibility if feasibility is not None else Feasibility(model.sizes, model.exclusions)
-    rows, infeasible, method = run(model, options.effort, options.seed, feas)
-    return Generated(rows, infeasible, method)
+    return run(model, options, feas)

@@ -3,66 +3,41 @@
 1. Redundant-row removal: a row all of whose tuples are also covered by other
    rows is dropped (last rows first, include rows never).
 2. Row elimination: drop the row that covers the fewest tuples alone, then
-   repair the now missing tuples by cell changes.  A move picks a missing
-   tuple (seeded local ``random.Random``) and the rows that already agree with
-   all but one of its cells (any row if none does), and writes the tuple into
-   one of them.  Two acceptance rules are implemented:
-
-   * tabu search (default): take the candidate whose change loses least,
-     even when it loses, skipping cells changed in the last ``tenure`` moves;
-   * simulated annealing (``tenure=0``): the best of a few random candidates,
-     a worse one accepted with the Metropolis probability.
-
-   Measured on the benchmark set at equal budget, tabu reached the same or
-   fewer rows everywhere (e.g. 4^1 3^39 2^35: 21 vs 22, 3^13: 15 vs 16), so it
-   is the default.  When nothing is missing the smaller array is recorded and
-   the next row is dropped.
+   repair the now missing tuples by cell changes, a tabu search: a move picks
+   a missing tuple (seeded local ``random.Random``) and the rows that already
+   agree with all but one of its cells (any row if none does), and writes the
+   tuple into the candidate whose change loses least, even when it loses,
+   skipping cells changed in the last ``tenure`` moves.  When nothing is
+   missing the smaller array is recorded and the next row is dropped.
+   (A simulated-annealing acceptance rule was measured against this one at
+   equal budget and lost everywhere, e.g. 4^1 3^39 2^35: 22 vs 21 rows, 3^13:
+   16 vs 15; it was removed in engine version 3.)
 
 The budget is counted in work units (one unit = one coverage counter looked
 at, plus a fixed charge per move), never seconds, so the output is a pure
 function of (model, rows, budget, seed) while each effort level costs about
-the same time on any model.  Rows stay valid under the exclusions at every
-accepted step (a full row is checked with :meth:`Feasibility.violates`),
-include rows are never dropped and their given cells never change, so the
-best array seen is always a valid answer.
+the same time on any model.  A search also stops after ``stall`` work units
+without a new best array (the level has converged; see :mod:`.budget`).
+Rows stay valid under the exclusions at every accepted step (a full row is
+checked with :meth:`Feasibility.violates`), include rows are never dropped and
+their given cells never change, so the best array seen is always a valid
+answer.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from bisect import bisect_right
+from dataclasses import dataclass
 
 from pairwise_param.constraints import Feasibility
 from pairwise_param.engine.requirements import Requirements
 
-__all__ = ["default_budget", "improve", "quick_budget", "remove_redundant"]
+__all__ = ["Improved", "improve", "remove_redundant", "search"]
 
-#: Work units per effort level (about 25-35 s of CPython on the largest
-#: benchmark configurations; small models stop earlier at their lower bound).
-EFFORT_UNIT = 320_000_000
 #: Work units charged per move on top of the counters it reads (the Python
 #: overhead of picking the tuple and the candidate rows).
 MOVE_OVERHEAD = 60
-#: Work units of the quick-mode polish (well under a second).
-QUICK_UNITS = 1_200_000
-
-
-#: Per effort level, at most this many work units per required tuple: small
-#: models have small search spaces, and an unreachable row count (below the
-#: optimum) must not cost them the full budget.
-UNITS_PER_TUPLE = 20_000
-
-
-def default_budget(req: Requirements, effort: int) -> int:
-    """Work units granted for ``effort`` >= 1."""
-    return effort * min(EFFORT_UNIT, UNITS_PER_TUPLE * max(1, req.coverable_count()))
-
-
-def quick_budget(req: Requirements) -> int:
-    """Work units of the quick-mode polish: enough to settle small models at
-    their optimum, negligible on large ones."""
-    return QUICK_UNITS
 
 
 class _State:
@@ -317,6 +292,16 @@ class _PairState(_State):
         x = self.rows[r][a]
         return (self.one[a][x] & R).bit_count() - (self.zero[a][v] & R).bit_count()
 
+    def unique(self, row: list[int]) -> int:
+        """Tuples only this row covers: its pairs counted once, from the
+        ``one`` bitsets (each such pair is seen from both of its cells)."""
+        off = self.off
+        R = 0
+        for a, x in enumerate(row):
+            R |= 1 << (off[a] + x)
+        one = self.one
+        return sum((one[a][x] & R).bit_count() for a, x in enumerate(row)) // 2
+
     def near(self, scope: tuple[int, ...], vals: tuple[int, ...]) -> list[int]:
         (a, b), (x, y) = scope, vals
         m = self.holders[a][x] ^ self.holders[b][y]
@@ -359,12 +344,42 @@ class _PairState(_State):
 def remove_redundant(req: Requirements, rows: list[list[int]], locked: int) -> list[list[int]]:
     """Drop rows (last first, never the first ``locked``) covering nothing alone."""
     state = _State(req, [list(r) for r in rows])
+    _drop_redundant(state, locked)
+    return state.rows
+
+
+def _drop_redundant(state: _State, locked: int) -> None:
     r = len(state.rows) - 1
     while r >= locked:
         if state.unique(state.rows[r]) == 0:
             state.drop_row(r)
         r -= 1
-    return state.rows
+
+
+@dataclass(frozen=True)
+class Improved:
+    """What a search returned: the best rows, the work units it spent, and the
+    work counter when the best was found (how a stall window is tuned)."""
+
+    rows: list[tuple[int, ...]]
+    work: int
+    found_at: int = 0
+
+
+def setup_cost(req: Requirements, n_rows: int) -> int:
+    """Work units of building the coverage state of ``n_rows`` rows: two per
+    (row, scope) counter update and two per tuple scanned (measured against
+    the hot loop's units on 3^100, 4^100, 3^300 and 10^20: within a factor
+    of two).  A search whose budget is below this cannot drop a single row, so
+    it is not started: the gate that keeps quick mode cheap on huge models."""
+    return 2 * (len(req.scopes) * max(1, n_rows) + sum(req.totals))
+
+
+def _score_cost(state: _State, n_rows: int) -> int:
+    """Work units of scoring ``n_rows`` rows by the tuples they cover alone."""
+    if isinstance(state, _PairState):
+        return 4 * len(state.req.sizes) * n_rows
+    return len(state.req.scopes) * n_rows
 
 
 def improve(
@@ -375,183 +390,257 @@ def improve(
     budget: int,
     seed: int,
     lower_bound: int = 1,
+    stall: int = 0,
+) -> list[tuple[int, ...]]:
+    """A valid array no larger than ``rows`` (same include rows first); see :func:`search`."""
+    return search(req, feas, rows, include, budget, seed, lower_bound, stall).rows
+
+
+def search(
+    req: Requirements,
+    feas: Feasibility,
+    rows: list[tuple[int, ...]],
+    include: tuple[tuple[int | None, ...], ...],
+    budget: int,
+    seed: int,
+    lower_bound: int = 1,
+    stall: int = 0,
     sample: int = 1000,
-    temp0: float = 0.5,
-    cool_every: int = 1000,
     tenure: int = 2,
     patience: int = 100_000,
-) -> list[tuple[int, ...]]:
-    """A valid array no larger than ``rows`` (same include rows first).
+) -> Improved:
+    """Row elimination within ``budget`` work units.
 
-    With ``tenure`` > 0 (the default) the repair is a tabu search: up to
-    ``sample`` candidate rows are tried per move, the best move whose cells
-    were not changed in the last ``tenure`` moves is always taken.  With
-    ``tenure`` = 0 it is simulated annealing over ``sample`` random candidate
-    rows: the temperature starts at ``temp0`` and shrinks by 10% after every
-    ``cool_every`` moves without a new best.  An attempt that finds no new
-    best for ``patience`` moves (0: never give up) is abandoned: the search
-    restarts from the best array, dropping the next row in the order of
-    fewest tuples covered alone.
+    Up to ``sample`` candidate rows are tried per move; the best move whose
+    cells were not changed in the last ``tenure`` moves is always taken.  An
+    attempt that finds no new best for ``patience`` moves is abandoned: the
+    search restarts from the best array, dropping the next row in the order of
+    fewest tuples covered alone.  The whole search ends after ``stall`` work
+    units (0: never) without a new best array, at ``lower_bound`` rows, or
+    when the budget is spent.
     """
     locked = len(include)
-    current = remove_redundant(req, [list(r) for r in rows], locked)
-    best = [tuple(r) for r in current]
-    if budget <= 0 or len(best) <= max(lower_bound, locked):
-        return best
-    rng = random.Random(seed)
+    work = setup_cost(req, len(rows))
+    if budget < work:
+        return Improved([tuple(r) for r in rows], 0)
     pairs = all(len(s) == 2 for s in req.scopes)
     make = _PairState if pairs else _State
-    state = make(req, current)
-    constrained = req.constrained
+    state = make(req, [list(r) for r in rows])
+    _drop_redundant(state, locked)
+    work += _score_cost(state, len(rows))
+    best = [tuple(r) for r in state.rows]
+    if len(best) <= max(lower_bound, locked):
+        return Improved(best, work, work)
+    rng = random.Random(seed)
     fixed = [[x is not None for x in inc] for inc in include]
-    work = 0
-    n_scopes = len(req.scopes)
-    deg = state.deg
-    eval_cost = state.eval_cost or 0
-    n_axes = len(req.sizes)
+    ctx = _Context(req, feas, state.deg, state.eval_cost or 0, locked, fixed, sample, tenure, pairs)
+    # Dropping a row updates its counters; the pair state also recounts its bitsets.
+    drop_cost = 2 * len(req.scopes) + (2 * sum(req.totals) if pairs else 0)
     attempt = 0
+    last_best = work
     while work < budget and len(state.rows) > max(lower_bound, locked):
+        if stall and work - last_best >= stall:
+            break
         # Drop the row covering fewest tuples alone (latest on ties); after
         # abandoned attempts, the next ones in that order.
         scores = sorted((state.unique(state.rows[r]), -r) for r in range(locked, len(state.rows)))
-        work += n_scopes * len(scores)
+        work += _score_cost(state, len(scores))
         _, neg_r = scores[attempt % len(scores)]
         state.drop_row(-neg_r)
-        work += n_scopes * 2
-        temp = temp0
-        stall = 0
-        best_miss = len(state.missing)
-        rows_ = state.rows
-        changed: dict[int, int] = {}
-        step = 0
-        while state.missing and work < budget:
-            step += 1
-            g = state.missing[rng.randrange(len(state.missing))]
-            scope, vals = state.decode(g)
-            moved = False  # the pair fast path took this step
-            if isinstance(state, _PairState):
-                # Fast path (pairs): candidates from the holder bitsets, gains
-                # from the one/zero bitsets; see _PairState.
-                (a0, b0), (x0, y0) = scope, vals
-                m = state.holders[a0][x0] ^ state.holders[b0][y0]
-                if m:
-                    one, zero, rmask = state.one, state.zero, state.rmask
-                    best_d = None
-                    best_r = best_c = -1
-                    ties = 0
-                    cnt = 0
-                    while m:
-                        low = m & -m
-                        m ^= low
-                        r = low.bit_length() - 1
-                        cnt += 1
-                        row = rows_[r]
-                        if row[a0] == x0:
-                            c, v = b0, y0
-                        else:
-                            c, v = a0, x0
-                        if r < locked and fixed[r][c]:
-                            continue
-                        if tenure and step - changed.get(r * n_axes + c, -tenure) < tenure:
-                            continue
-                        R = rmask[r]
-                        dd = (one[c][row[c]] & R).bit_count() - (zero[c][v] & R).bit_count()
-                        if constrained:
-                            x = row[c]
-                            row[c] = v
-                            bad = feas.violates(row) is not None
-                            row[c] = x
-                            if bad:
-                                continue
-                        if best_d is None or dd < best_d:
-                            best_d, best_r, best_c, ties = dd, r, c, 1
-                        elif dd == best_d:
-                            ties += 1
-                            if rng.randrange(ties) == 0:
-                                best_r, best_c = r, c
-                    work += MOVE_OVERHEAD + cnt * (1 + eval_cost)
-                    if best_d is None:
-                        continue
-                    if tenure or best_d <= 0 or rng.random() < math.exp(-best_d / temp):
-                        work += deg[best_c]
-                        state.set_cell(best_r, best_c, x0 if best_c == a0 else y0)
-                        changed[best_r * n_axes + best_c] = step
-                    moved = True
-            if not moved:
-                near = state.near(scope, vals)
-                # Generic path: a counter read costs about t times a pair one.
-                work += MOVE_OVERHEAD + len(rows_) * len(scope)
-                pool: list[int] | range = near if near else range(len(rows_))
-                best_d = None
-                best_r = -1
-                ties = 0
-                if tenure:
-                    picks = pool if len(pool) <= sample else [pool[rng.randrange(len(pool))] for _ in range(sample)]
-                else:
-                    picks = [pool[rng.randrange(len(pool))] for _ in range(min(sample, len(pool)))]
-                for r in picks:
-                    row = rows_[r]
-                    diffs = [(a, v) for a, v in zip(scope, vals) if row[a] != v]
-                    if r < locked and any(fixed[r][a] for a, _ in diffs):
-                        continue
-                    if tenure and any(step - changed.get(r * n_axes + a, -tenure) < tenure for a, _ in diffs):
-                        continue
-                    if len(diffs) == 1:
-                        a, v = diffs[0]
-                        work += eval_cost if pairs else deg[a] * len(scope)
-                        d: int | None = state.delta(r, a, v)
-                        if constrained:
-                            x = row[a]
-                            row[a] = v
-                            if feas.violates(row) is not None:
-                                d = None
-                            row[a] = x
-                    else:
-                        before = len(state.missing)
-                        old = [(a, row[a]) for a, _ in diffs]
-                        for a, v in diffs:
-                            work += 2 * deg[a] * len(scope)
-                            state.set_cell(r, a, v)
-                        d = len(state.missing) - before
-                        if constrained and feas.violates(row) is not None:
-                            d = None
-                        for a, v in old:
-                            state.set_cell(r, a, v)
-                    if d is None:
-                        continue
-                    if best_d is None or d < best_d:
-                        best_d, best_r, ties = d, r, 1
-                    elif d == best_d:
-                        ties += 1
-                        if rng.randrange(ties) == 0:
-                            best_r = r
-                if best_d is None:
-                    continue
-                if tenure or best_d <= 0 or rng.random() < math.exp(-best_d / temp):
-                    row = rows_[best_r]
-                    for a, v in zip(scope, vals):
-                        if row[a] != v:
-                            work += deg[a]
-                            state.set_cell(best_r, a, v)
-                            changed[best_r * n_axes + a] = step
-            # Progress, cooling and patience: the same for both paths.
-            missing_now = len(state.missing)
-            if missing_now < best_miss:
-                best_miss = missing_now
-                stall = 0
-            else:
-                stall += 1
-                if stall % cool_every == 0:
-                    temp = max(0.05, temp * 0.9)
-                if patience and stall >= patience:
-                    break
+        work += drop_cost
+        limit = budget if not stall else min(budget, last_best + stall)
+        work = _repair(ctx, state, rng, work, limit, patience)
         if state.missing:
-            if not patience or work >= budget:
+            if work >= limit:
                 break
             attempt += 1
             state = make(req, [list(r) for r in best])
-            work += n_scopes * len(best)
+            work += setup_cost(req, len(best))
             continue
         attempt = 0
         best = [tuple(r) for r in state.rows]
-    return best
+        last_best = work
+    return Improved(best, work, last_best)
+
+
+@dataclass(frozen=True)
+class _Context:
+    """The fixed inputs of the repair moves (one search)."""
+
+    req: Requirements
+    feas: Feasibility
+    deg: list[int]
+    eval_cost: int
+    locked: int
+    fixed: list[list[bool]]
+    sample: int
+    tenure: int
+    pairs: bool
+
+
+def _repair(ctx: _Context, state: _State, rng: random.Random, work: int, budget: int, patience: int) -> int:
+    """Tabu moves until nothing is missing, ``patience`` moves bring no new
+    best missing count, or ``budget`` is reached; returns the work counter."""
+    stall = 0
+    best_miss = len(state.missing)
+    changed: dict[int, int] = {}
+    step = 0
+    pair_state = state if isinstance(state, _PairState) else None
+    while state.missing and work < budget:
+        step += 1
+        g = state.missing[rng.randrange(len(state.missing))]
+        scope, vals = state.decode(g)
+        moved: bool | None = None
+        if pair_state is not None:
+            spent, moved = _pair_move(ctx, pair_state, rng, scope, vals, changed, step)
+            work += spent
+        if moved is None:
+            spent, moved = _generic_move(ctx, state, rng, scope, vals, changed, step)
+            work += spent
+        if not moved:
+            continue
+        missing_now = len(state.missing)
+        if missing_now < best_miss:
+            best_miss = missing_now
+            stall = 0
+        else:
+            stall += 1
+            if patience and stall >= patience:
+                break
+    return work
+
+
+def _pair_move(
+    ctx: _Context,
+    state: _PairState,
+    rng: random.Random,
+    scope: tuple[int, ...],
+    vals: tuple[int, ...],
+    changed: dict[int, int],
+    step: int,
+) -> tuple[int, bool | None]:
+    """One move for pair scopes: candidates from the holder bitsets, gains from
+    the one/zero bitsets (see :class:`_PairState`).  Returns the work units
+    spent and whether a cell changed; None when no row is one cell away (the
+    generic move then runs)."""
+    (a0, b0), (x0, y0) = scope, vals
+    m = state.holders[a0][x0] ^ state.holders[b0][y0]
+    if not m:
+        return 0, None
+    one, zero, rmask, rows_ = state.one, state.zero, state.rmask, state.rows
+    locked, fixed, tenure = ctx.locked, ctx.fixed, ctx.tenure
+    n_axes = len(ctx.req.sizes)
+    constrained = ctx.req.constrained
+    feas = ctx.feas
+    best_d = None
+    best_r = best_c = -1
+    ties = 0
+    cnt = 0
+    while m:
+        low = m & -m
+        m ^= low
+        r = low.bit_length() - 1
+        cnt += 1
+        row = rows_[r]
+        if row[a0] == x0:
+            c, v = b0, y0
+        else:
+            c, v = a0, x0
+        if r < locked and fixed[r][c]:
+            continue
+        if tenure and step - changed.get(r * n_axes + c, -tenure) < tenure:
+            continue
+        R = rmask[r]
+        dd = (one[c][row[c]] & R).bit_count() - (zero[c][v] & R).bit_count()
+        if constrained:
+            x = row[c]
+            row[c] = v
+            bad = feas.violates(row) is not None
+            row[c] = x
+            if bad:
+                continue
+        if best_d is None or dd < best_d:
+            best_d, best_r, best_c, ties = dd, r, c, 1
+        elif dd == best_d:
+            ties += 1
+            if rng.randrange(ties) == 0:
+                best_r, best_c = r, c
+    work = MOVE_OVERHEAD + cnt * (1 + ctx.eval_cost)
+    if best_d is None:
+        return work, False
+    work += ctx.deg[best_c]
+    state.set_cell(best_r, best_c, x0 if best_c == a0 else y0)
+    changed[best_r * n_axes + best_c] = step
+    return work, True
+
+
+def _generic_move(
+    ctx: _Context,
+    state: _State,
+    rng: random.Random,
+    scope: tuple[int, ...],
+    vals: tuple[int, ...],
+    changed: dict[int, int],
+    step: int,
+) -> tuple[int, bool]:
+    """One move for any scope: the rows one cell away (any row if none is),
+    each candidate change evaluated on the counters.  Returns the work units
+    and whether a cell changed."""
+    rows_ = state.rows
+    near = state.near(scope, vals)
+    locked, fixed, tenure, sample = ctx.locked, ctx.fixed, ctx.tenure, ctx.sample
+    n_axes = len(ctx.req.sizes)
+    constrained = ctx.req.constrained
+    feas, deg = ctx.feas, ctx.deg
+    # A counter read costs about t times a pair one.
+    work = MOVE_OVERHEAD + len(rows_) * len(scope)
+    pool: list[int] | range = near if near else range(len(rows_))
+    best_d = None
+    best_r = -1
+    ties = 0
+    picks = pool if len(pool) <= sample else [pool[rng.randrange(len(pool))] for _ in range(sample)]
+    for r in picks:
+        row = rows_[r]
+        diffs = [(a, v) for a, v in zip(scope, vals) if row[a] != v]
+        if r < locked and any(fixed[r][a] for a, _ in diffs):
+            continue
+        if tenure and any(step - changed.get(r * n_axes + a, -tenure) < tenure for a, _ in diffs):
+            continue
+        if len(diffs) == 1:
+            a, v = diffs[0]
+            work += ctx.eval_cost if ctx.pairs else deg[a] * len(scope)
+            d: int | None = state.delta(r, a, v)
+            if constrained:
+                x = row[a]
+                row[a] = v
+                if feas.violates(row) is not None:
+                    d = None
+                row[a] = x
+        else:
+            before = len(state.missing)
+            old = [(a, row[a]) for a, _ in diffs]
+            for a, v in diffs:
+                work += 2 * deg[a] * len(scope)
+                state.set_cell(r, a, v)
+            d = len(state.missing) - before
+            if constrained and feas.violates(row) is not None:
+                d = None
+            for a, v in old:
+                state.set_cell(r, a, v)
+        if d is None:
+            continue
+        if best_d is None or d < best_d:
+            best_d, best_r, ties = d, r, 1
+        elif d == best_d:
+            ties += 1
+            if rng.randrange(ties) == 0:
+                best_r = r
+    if best_d is None:
+        return work, False
+    row = rows_[best_r]
+    for a, v in zip(scope, vals):
+        if row[a] != v:
+            work += deg[a]
+            state.set_cell(best_r, a, v)
+            changed[best_r * n_axes + a] = step
+    return work, True

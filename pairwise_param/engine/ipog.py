@@ -43,144 +43,193 @@ def ipog(model: IndexModel, req: Requirements, feas: Feasibility) -> list[tuple[
     by_last: list[list[int]] = [[] for _ in range(n)]
     for si, scope in enumerate(req.scopes):
         by_last[max(scope, key=pos.__getitem__)].append(si)
-    constrained = req.constrained
+    # Pair scopes (b, a) use one global layout: bit goff[b] + y stands for
+    # cell (b, y), axes laid out in parameter order.  Each row keeps the mask
+    # of its assigned cells (``glob``), so a row's mask for axis ``a`` is one
+    # ``&`` with the bits of the axes before ``a``.
+    goff = [0] * n
+    acc = 0
+    starts = []
+    for b in order:
+        goff[b] = acc
+        starts.append(acc)
+        acc += sizes[b]
+    pair_bits = acc
+    amask = [((1 << sizes[b]) - 1) << goff[b] for b in range(n)]
     rows: list[Row] = [list(r) for r in model.include]
+    glob = [sum(1 << (goff[b] + x) for b, x in enumerate(r) if x is not None) for r in rows]
+    for a in order:
+        if by_last[a]:
+            _add_axis(a, req, feas, by_last[a], rows, glob, goff, starts, order, pair_bits, amask)
+    return [tuple(fill_dont_care(row, sizes, feas, req.constrained)) for row in rows]
+
+
+Entry = tuple[tuple[int, ...], tuple[int, ...], int]
+
+
+def _add_axis(
+    a: int,
+    req: Requirements,
+    feas: Feasibility,
+    sis: list[int],
+    rows: list[Row],
+    glob: list[int],
+    goff: list[int],
+    starts: list[int],
+    order: list[int],
+    pair_bits: int,
+    amask: list[int],
+) -> None:
+    """Give axis ``a`` a value in every row (horizontal growth), then add or
+    fill rows for the tuples still uncovered (vertical growth)."""
+    sizes = req.sizes
+    n = len(sizes)
+    sa = sizes[a]
+    constrained = req.constrained
+    prefix = (1 << goff[a]) - 1
+    # Larger scopes are laid out after the pair region.
+    entries: list[Entry] = []
+    offsets: list[int] = []
+    off = pair_bits
+    need = 0  # every tuple of every scope ending at ``a``, for each value of ``a``
+    blocked: list[tuple[int, tuple[int, ...], int]] = []  # (scope index, weights, offset)
+    scopes = req.scopes
+    all_blocked = req.blocked
+    for si in sis:
+        scope = scopes[si]
+        ows: tuple[int, ...] = (1,)
+        if len(scope) == 2:
+            b = scope[0] if scope[1] == a else scope[1]
+            need |= amask[b]
+            if all_blocked[si]:
+                blocked.append((si, ows, goff[b]))
+            continue
+        others = tuple(b for b in scope if b != a)
+        if len(others) == 1:
+            o, P = goff[others[0]], sizes[others[0]]
+        else:
+            ows, P = scope_weights(sizes, others)
+            o = off
+            entries.append((others, ows, o))
+            offsets.append(o)
+            off += P
+        need |= ((1 << P) - 1) << o
+        if req.blocked[si]:
+            blocked.append((si, ows, o))
+    M = [need] * sa
+    for si, ows, o in blocked:
+        ia = req.scopes[si].index(a)
+        for index in req.blocked[si]:
+            combo = req.combo(si, index)
+            c = sum(x * w for x, w in zip(combo[:ia] + combo[ia + 1 :], ows))
+            M[combo[ia]] &= ~(1 << (o + c))
+
+    def rowmask(r: int) -> int:
+        R = glob[r] & prefix
+        row = rows[r]
+        for others, ows, o in entries:
+            for b, w in zip(others, ows):
+                x = row[b]
+                if x is None:
+                    break
+                o += x * w
+            else:
+                R |= 1 << o
+        return R
 
     def ok(row: Row) -> bool:
         return feas.violates(row) is None and feas.completable(row)
 
-    for a in order:
-        sis = by_last[a]
-        if not sis:
+    # Rows whose cell at ``a`` is already fixed (include rows).
+    for r, row in enumerate(rows):
+        fixed_v = row[a]
+        if fixed_v is not None:
+            M[fixed_v] &= ~rowmask(r)
+
+    # Horizontal growth: largest (row, value) gain first, lazily.
+    masks: dict[int, int] = {}
+    heap: list[tuple[int, int, int]] = []
+    for r, row in enumerate(rows):
+        if row[a] is not None:
             continue
-        sa = sizes[a]
-        # Local layout of the scopes ending at ``a``.
-        entries: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
-        offsets: list[int] = []
-        off = 0
-        M = [0] * sa
-        for si in sis:
-            scope = req.scopes[si]
-            others = tuple(b for b in scope if b != a)
-            ows, P = scope_weights(sizes, others)
-            entries.append((others, ows, off))
-            offsets.append(off)
-            full = ((1 << P) - 1) << off
-            for v in range(sa):
-                M[v] |= full
-            if req.blocked[si]:
-                ia = scope.index(a)
-                for index in req.blocked[si]:
-                    combo = req.combo(si, index)
-                    o = sum(x * w for x, w in zip(combo[:ia] + combo[ia + 1 :], ows))
-                    M[combo[ia]] &= ~(1 << (off + o))
-            off += P
-        pairs = all(len(e[0]) == 1 for e in entries)
-        pair_axes = [(e[0][0], e[2]) for e in entries] if pairs else []
-
-        def rowmask(
-            row: Row,
-            pairs: bool = pairs,
-            pair_axes: list[tuple[int, int]] = pair_axes,
-            entries: list[tuple[tuple[int, ...], tuple[int, ...], int]] = entries,
-        ) -> int:
-            R = 0
-            if pairs:
-                for b, o in pair_axes:
-                    x = row[b]
-                    if x is not None:
-                        R |= 1 << (o + x)
-                return R
-            for others, ows, o in entries:
-                for b, w in zip(others, ows):
-                    x = row[b]
-                    if x is None:
-                        break
-                    o += x * w
-                else:
-                    R |= 1 << o
-            return R
-
-        # Rows whose cell at ``a`` is already fixed (include rows).
-        for row in rows:
-            fixed_v = row[a]
-            if fixed_v is not None:
-                M[fixed_v] &= ~rowmask(row)
-
-        # Horizontal growth: largest (row, value) gain first, lazily.
-        masks: dict[int, int] = {}
-        heap: list[tuple[int, int, int]] = []
-        for r, row in enumerate(rows):
-            if row[a] is not None:
-                continue
-            R = rowmask(row)
-            masks[r] = R
-            for v in range(sa):
-                g = (R & M[v]).bit_count()
-                if g:
-                    heap.append((-g, r, v))
-        heapq.heapify(heap)
-        while heap:
-            neg, r, v = heapq.heappop(heap)
-            got = masks.get(r)
-            if got is None:
-                continue
-            R = got
-            g = (R & M[v]).bit_count()
-            if g == 0:
-                continue
-            if g != -neg:
-                heapq.heappush(heap, (-g, r, v))
-                continue
-            row = rows[r]
-            row[a] = v
-            if constrained and not ok(row):
-                row[a] = None
-                continue
-            M[v] &= ~R
-            del masks[r]
-
-        # Vertical growth: each uncovered tuple into a compatible row, or a new one.
+        R = rowmask(r)
+        masks[r] = R
         for v in range(sa):
-            while M[v]:
-                low = M[v] & -M[v]
-                p = low.bit_length() - 1
+            g = (R & M[v]).bit_count()
+            if g:
+                heap.append((-g, r, v))
+    heapq.heapify(heap)
+    abit = goff[a]
+    while heap:
+        neg, r, v = heapq.heappop(heap)
+        got = masks.get(r)
+        if got is None:
+            continue
+        R = got
+        g = (R & M[v]).bit_count()
+        if g == 0:
+            continue
+        if g != -neg:
+            heapq.heappush(heap, (-g, r, v))
+            continue
+        row = rows[r]
+        row[a] = v
+        if constrained and not ok(row):
+            row[a] = None
+            continue
+        glob[r] |= 1 << (abit + v)
+        M[v] &= ~R
+        del masks[r]
+
+    # Vertical growth: each uncovered tuple into a compatible row, or a new one.
+    for v in range(sa):
+        while M[v]:
+            low = M[v] & -M[v]
+            p = low.bit_length() - 1
+            cells: list[tuple[int, int]] = []
+            if p < pair_bits:
+                b = order[bisect_right(starts, p) - 1]
+                cells.append((b, p - goff[b]))
+            else:
                 k = bisect_right(offsets, p) - 1
-                others, ows, o0 = entries[k]
+                e_others, e_ows, o0 = entries[k]
                 rest = p - o0
-                cells = []
-                for b, w in zip(others, ows):
+                for b, w in zip(e_others, e_ows):
                     cells.append((b, rest // w))
                     rest %= w
-                placed = None
-                for row in rows:
-                    x = row[a]
-                    if x is not None and x != v:
+            placed = -1
+            for r, row in enumerate(rows):
+                x = row[a]
+                if x is not None and x != v:
+                    continue
+                if any(row[b] is not None and row[b] != y for b, y in cells):
+                    continue
+                if constrained:
+                    saved = [row[b] for b, _ in cells]
+                    row[a] = v
+                    for b, y in cells:
+                        row[b] = y
+                    if not ok(row):
+                        row[a] = x
+                        for (b, _), s in zip(cells, saved):
+                            row[b] = s
                         continue
-                    if any(row[b] is not None and row[b] != y for b, y in cells):
-                        continue
-                    if constrained:
-                        saved = [row[b] for b, _ in cells]
-                        row[a] = v
-                        for b, y in cells:
-                            row[b] = y
-                        if not ok(row):
-                            row[a] = x
-                            for (b, _), s in zip(cells, saved):
-                                row[b] = s
-                            continue
-                    placed = row
-                    break
-                if placed is None:
-                    placed = [None] * n
-                    rows.append(placed)
-                placed[a] = v
-                for b, y in cells:
-                    placed[b] = y
-                M[v] &= ~rowmask(placed)
-                if M[v] & low:  # cannot happen; guards against an endless loop
-                    raise AssertionError("vertical growth failed to cover a tuple")
-    return [tuple(fill_dont_care(row, sizes, feas, constrained)) for row in rows]
+                placed = r
+                break
+            if placed < 0:
+                placed = len(rows)
+                rows.append([None] * n)
+                glob.append(0)
+            row = rows[placed]
+            row[a] = v
+            for b, y in cells:
+                row[b] = y
+            glob[placed] |= 1 << (goff[a] + v)
+            for b, y in cells:
+                glob[placed] |= 1 << (goff[b] + y)
+            M[v] &= ~rowmask(placed)
+            if M[v] & low:  # cannot happen; guards against an endless loop
+                raise AssertionError("vertical growth failed to cover a tuple")
 
 
 def fill_dont_care(row: Row, sizes: tuple[int, ...], feas: Feasibility, constrained: bool) -> list[int]:

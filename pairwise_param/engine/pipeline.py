@@ -4,14 +4,18 @@ Kept apart from :mod:`pairwise_param.engine` (which only defines the public
 types and entry point) so each step stays a small, separately testable
 function.
 
-Quick mode (effort 0) = algebraic shortcut when it meets the lower bound (or
-is the optimal binary construction), else the smallest of the algebraic
-candidate and the constructions, then redundant-row removal and a short
-row-elimination polish whose work budget is small and fixed (a pure function
-of the model, like everything else; well under a second).  Effort >= 1 grants
-the row elimination ``default_budget(effort)`` work units.  Every result that
-did not come straight from a construction is verified by :func:`.verify.valid`
-before it replaces the previous one.
+1. Exact requirements (coverable tuples; :mod:`.requirements`).
+2. Unconstrained models without include rows: the direct constructions of
+   :mod:`.algebraic` and :mod:`.recursive`; one that meets the lower bound
+   (or is the optimal binary strength-2 construction) is returned at once.
+3. The greedy constructions (:mod:`.construct`); the smaller of them and the
+   algebraic candidate is kept (ties keep the algebraic one).
+4. The improver with the budget of the effort level (:mod:`.budget`):
+   redundant-row removal and row elimination.
+5. A recursive candidate replaces the result when it is strictly smaller.
+
+Every candidate is verified by :func:`.verify.valid` before it can win, so
+a construction bug costs rows, never coverage.
 """
 
 from __future__ import annotations
@@ -19,14 +23,17 @@ from __future__ import annotations
 from math import comb
 
 from pairwise_param.constraints import Feasibility
+from pairwise_param.engine import EngineOptions, Generated
 from pairwise_param.engine.algebraic import algebraic
+from pairwise_param.engine.budget import budget_for
 from pairwise_param.engine.construct import construct
-from pairwise_param.engine.improve import default_budget, improve, quick_budget
+from pairwise_param.engine.improve import search
+from pairwise_param.engine.recursive import recursive
 from pairwise_param.engine.requirements import Requirements, requirements
 from pairwise_param.engine.verify import valid
 from pairwise_param.model import IndexModel
 
-__all__ = ["run"]
+__all__ = ["lower_bound", "run"]
 
 Rows = list[tuple[int, ...]]
 
@@ -38,30 +45,56 @@ def _uniform(req: Requirements, strength: int) -> bool:
 
 def lower_bound(req: Requirements) -> int:
     """No valid array has fewer rows: each row covers one tuple per scope."""
+    if not req.constrained:
+        return max(req.totals, default=1)
     return max((t - len(b) for t, b in zip(req.totals, req.blocked)), default=1)
 
 
-def run(
-    model: IndexModel, effort: int, seed: int, feas: Feasibility
-) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], str]:
-    """(rows, infeasible tuples, method) for ``model``."""
+def _direct(model: IndexModel, req: Requirements, feas: Feasibility, lb: int) -> tuple[Rows | None, Rows | None, str, str]:
+    """(algebraic rows, recursive rows, their methods) of the direct
+    constructions that apply (unconstrained, no include rows).  The algebraic
+    rows have passed the check; the recursive ones are checked only if they
+    win (a check of a large model is not free: 3^1000 has 499,500 scopes)."""
+    if req.constrained or model.include:
+        return None, None, "", ""
+    uniform = _uniform(req, model.strength)
+    alg = algebraic(req.sizes, model.strength, uniform, limit=3 * lb)
+    rec = recursive(req.sizes, model.strength, uniform)
+    alg_rows = alg[0] if alg is not None and valid(req, feas, alg[0]) else None
+    rec_rows = rec[0] if rec is not None else None
+    return alg_rows, rec_rows, alg[1] if alg else "", rec[1] if rec else ""
+
+
+def run(model: IndexModel, options: EngineOptions, feas: Feasibility) -> Generated:
+    """The engine's answer for ``model``.
+
+    The algebraic candidate competes with the greedy one before the improver
+    (the smaller is improved).  A recursive candidate competes with the
+    improved result instead: its rigid structure is a poor start for row
+    elimination (4^100 quick: the product's 52 rows polish to 51, IPOG's 53
+    to 47), so it is kept as it is when nothing smaller was found.
+    """
     req = requirements(model, feas)
     lb = lower_bound(req)
     best: Rows | None = None
     method = ""
-    if not req.constrained and not model.include:
-        alg = algebraic(req.sizes, model.strength, _uniform(req, model.strength), limit=3 * lb)
-        if alg is not None and valid(req, feas, alg[0]):
-            best, method = alg
-            if len(best) <= lb or method == "binary":
-                return tuple(best), req.infeasible(), method
+    alg, rec, alg_how, rec_how = _direct(model, req, feas, lb)
+    if alg is not None:
+        best, method = alg, alg_how
+        if len(best) <= lb or method == "binary":
+            return Generated(tuple(best), req.infeasible(), method)
+    if rec is not None and len(rec) <= lb and valid(req, feas, rec):
+        return Generated(tuple(rec), req.infeasible(), rec_how)
     rows, how = construct(model, req, feas)
     if not valid(req, feas, rows):  # pragma: no cover - would be an engine bug
         raise AssertionError(f"pairwise_param engine: construction {how!r} left a coverable tuple uncovered")
     if best is None or len(rows) < len(best):
         best, method = rows, how
-    budget = default_budget(req, effort) if effort > 0 else quick_budget(req)
-    better = improve(req, feas, best, model.include, budget, seed, lb)
-    if len(better) < len(best) and valid(req, feas, better):
-        best, method = better, method + ("+anneal" if effort > 0 else "+polish")
-    return tuple(best), req.infeasible(), method
+    effort = options.level
+    budget = budget_for(req, effort, options.work)
+    result = search(req, feas, best, model.include, budget.units, options.seed, lb, budget.stall)
+    if len(result.rows) < len(best) and valid(req, feas, result.rows):
+        best, method = result.rows, method + ("+tabu" if effort > 0 else "+polish")
+    if rec is not None and len(rec) < len(best) and valid(req, feas, rec):
+        best, method = rec, rec_how
+    return Generated(tuple(best), req.infeasible(), method, result.work)

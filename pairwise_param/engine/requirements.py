@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from functools import cached_property
 
 from pairwise_param.constraints import Feasibility
 from pairwise_param.model import IndexModel
@@ -56,8 +57,13 @@ class Requirements:
             index += x * w
         return index
 
+    @cached_property
+    def _coverable(self) -> int:
+        return sum(self.totals) - sum(len(b) for b in self.blocked if b)
+
     def coverable_count(self) -> int:
-        return sum(t - len(b) for t, b in zip(self.totals, self.blocked))
+        """Number of coverable tuples over all scopes (computed once)."""
+        return self._coverable
 
     def infeasible(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
         """(scope, values) for every tuple no valid row can contain, sorted."""
@@ -66,10 +72,6 @@ class Requirements:
             for index in self.blocked[si]:
                 out.append((scope, self.combo(si, index)))
         return tuple(out)
-
-    def lower_bound(self) -> int:
-        """Largest scope product: no array can have fewer rows (unconstrained)."""
-        return max(self.totals) if self.totals else 1
 
 
 def scope_weights(sizes: tuple[int, ...], scope: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
@@ -89,14 +91,19 @@ def requirements(model: IndexModel, feas: Feasibility) -> Requirements:
     n = len(sizes)
     constrained = bool(model.exclusions)
     scopes = tuple(model.interactions)
-    weights = []
+    weights: list[tuple[int, ...]] = []
     totals = []
     blocked: list[tuple[int, ...]] = []
     constrained_axes = set(feas.component_of) if constrained else set()
     for scope in scopes:
-        ws, total = scope_weights(sizes, scope)
-        weights.append(ws)
-        totals.append(total)
+        if len(scope) == 2:  # the bulk of every large model: no generic radix loop
+            sb = sizes[scope[1]]
+            weights.append((sb, 1))
+            totals.append(sizes[scope[0]] * sb)
+        else:
+            ws, total = scope_weights(sizes, scope)
+            weights.append(ws)
+            totals.append(total)
         if not constrained or not any(a in constrained_axes for a in scope):
             blocked.append(())
             continue

@@ -1,10 +1,17 @@
 """The engine's own last check of a candidate array.
 
-Cheap (one pass over rows per scope) and used before trusting a construction
-whose correctness rests on algebra or on a code path that may have a bug: a
-candidate that misses a coverable tuple or breaks an exclusion is discarded,
-never returned.  (The separate :mod:`pairwise_param.coverage` module checks the
-engine from outside; this one only protects the engine's choice.)
+Used before trusting a construction whose correctness rests on algebra or on
+a code path that may have a bug: a candidate that misses a coverable tuple or
+breaks an exclusion is discarded, never returned.  (The separate
+:mod:`pairwise_param.coverage` module checks the engine from outside; this
+one only protects the engine's choice.)
+
+Pair scopes, the bulk of every large model, are checked with bitsets: bit
+``off[b] + y`` of ``seen[a][x]`` is set when some row holds ``x`` at axis
+``a`` and ``y`` at axis ``b``, built with one OR of a whole-row mask per
+(row, axis), so the cost is rows x axes big-int operations instead of one
+Python step per (row, pair scope).  Larger scopes use a set of tuple codes
+per scope.
 """
 
 from __future__ import annotations
@@ -27,7 +34,57 @@ def valid(req: Requirements, feas: Feasibility, rows: Sequence[Sequence[int]]) -
             return False
         if req.constrained and feas.violates(row) is not None:
             return False
+    return _pairs_covered(req, rows) and _others_covered(req, rows)
+
+
+def _pairs_covered(req: Requirements, rows: Sequence[Sequence[int]]) -> bool:
+    sizes = req.sizes
+    n = len(sizes)
+    off = []
+    total = 0
+    for s in sizes:
+        off.append(total)
+        total += s
+    axis_bits = [((1 << s) - 1) << o for s, o in zip(sizes, off)]
+    # need[a]: bits of the axes paired with a (per value, blocked pairs removed below)
+    need_axes = [0] * n
+    blocked_bits: dict[tuple[int, int], int] = {}
+    any_pair = False
     for si, scope in enumerate(req.scopes):
+        if len(scope) != 2:
+            continue
+        any_pair = True
+        a, b = scope
+        need_axes[a] |= axis_bits[b]
+        need_axes[b] |= axis_bits[a]
+        for index in req.blocked[si]:
+            x, y = req.combo(si, index)
+            blocked_bits[(a, x)] = blocked_bits.get((a, x), 0) | 1 << (off[b] + y)
+            blocked_bits[(b, y)] = blocked_bits.get((b, y), 0) | 1 << (off[a] + x)
+    if not any_pair:
+        return True
+    seen = [[0] * s for s in sizes]
+    for row in rows:
+        mask = 0
+        for a in range(n):
+            mask |= 1 << (off[a] + row[a])
+        for a in range(n):
+            seen[a][row[a]] |= mask
+    for a in range(n):
+        need = need_axes[a]
+        if not need:
+            continue
+        for x in range(sizes[a]):
+            want = need & ~blocked_bits.get((a, x), 0)
+            if seen[a][x] & want != want:
+                return False
+    return True
+
+
+def _others_covered(req: Requirements, rows: Sequence[Sequence[int]]) -> bool:
+    for si, scope in enumerate(req.scopes):
+        if len(scope) == 2:
+            continue
         ws = req.weights[si]
         seen = {sum(row[a] * w for a, w in zip(scope, ws)) for row in rows}
         need = req.totals[si] - len(req.blocked[si])

@@ -1,0 +1,68 @@
+"""How much work each effort level may spend: the one home of the budget rules.
+
+Every budget is counted in work units (coverage counters looked at, plus a
+fixed charge per move; see :mod:`.improve`), never seconds, so a level gives
+the same rows on every machine.  On this project's reference machine (CPython
+3.11, one core) one million units take about 0.1-0.15 s.
+
+* Quick mode (effort 0) polishes the construction with a budget that scales
+  with the model: ``QUICK_PER_TUPLE`` units per coverable tuple, at least
+  ``QUICK_MIN`` and at most ``QUICK_MAX`` units.  Small models (up to a few
+  thousand tuples) get enough to settle at their optimum, large ones a
+  bounded share so quick mode stays under about a second.  A polish whose
+  budget cannot pay for building the coverage state and dropping one row is
+  not started at all (:func:`.improve.setup_cost`).
+* Effort ``e`` >= 1 grants ``e * EFFORT_UNIT`` units, at most
+  ``UNITS_PER_TUPLE`` per tuple per level (an unreachable row count must not
+  cost a small model the full budget), and stops once ``e * STALL_UNITS``
+  units in a row brought no smaller array: the level has converged.
+* ``EngineOptions(work=N)`` replaces the budget by exactly ``N`` units (the
+  stall rule of the effort level still applies).
+
+Named levels (:data:`LEVELS`) are aliases of effort integers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pairwise_param.engine.requirements import Requirements
+
+__all__ = ["LEVELS", "Budget", "budget_for"]
+
+#: Effort levels by name.
+LEVELS: dict[str, int] = {"quick": 0, "standard": 1, "thorough": 2, "exhaustive": 4}
+
+#: Quick-mode polish: units per coverable tuple, floor and ceiling.
+QUICK_PER_TUPLE = 1_000
+QUICK_MIN = 1_200_000
+QUICK_MAX = 3_000_000
+#: Work units per effort level (about 35-45 s of CPython when all are spent).
+EFFORT_UNIT = 320_000_000
+#: Per effort level, at most this many work units per coverable tuple.
+UNITS_PER_TUPLE = 20_000
+#: An effort level stops after this many units (times the effort) without a
+#: smaller array.
+STALL_UNITS = 60_000_000
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Work units of one improver run and its stall window (0: none)."""
+
+    units: int
+    stall: int
+
+
+def budget_for(req: Requirements, effort: int, work: int | None = None) -> Budget:
+    """The budget of ``effort`` (an int >= 0) on ``req``; ``work`` overrides the units."""
+    tuples = max(1, req.coverable_count())
+    if effort == 0:
+        units = min(QUICK_MAX, max(QUICK_MIN, QUICK_PER_TUPLE * tuples))
+        stall = 0
+    else:
+        units = effort * min(EFFORT_UNIT, UNITS_PER_TUPLE * tuples)
+        stall = effort * STALL_UNITS
+    if work is not None:
+        units = work
+    return Budget(units, stall)
