@@ -65,9 +65,13 @@ def _engine_version() -> str:
     return str(ENGINE_VERSION)
 
 
-def table_key(model: Model, mode: str, effort: int, seed: int) -> str:
-    """Cache key of a table (hex digest)."""
-    blob = json.dumps([FORMAT, _engine_version(), model.fingerprint(), mode, effort, seed])
+def table_key(model: Model, mode: str, effort: int | str, seed: int) -> str:
+    """Cache key of a table (hex digest).  The effort is keyed as its level
+    number, so ``effort="standard"`` and ``effort=1`` share one entry."""
+    from pairwise_param.covering import engine_options
+
+    level = engine_options(effort, seed, model.where).effort
+    blob = json.dumps([FORMAT, _engine_version(), model.fingerprint(), mode, level, seed])
     return hashlib.sha256(blob.encode()).hexdigest()[:40]
 
 

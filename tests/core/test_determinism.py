@@ -91,7 +91,7 @@ CASES = {
         rows = cover({k: v for k, v in list(axes.items())[:5]}, strength=3)
         dump(rows)
     """,
-    # Quick mode polishes these with the annealing code and its seeded local
+    # Quick mode polishes these with the tabu improver and its seeded local
     # generator.  (effort >= 1 runs the same code for a fixed budget of ~20 s
     # per process, too slow to repeat here under three hash seeds.)
     "polish_with_seed": """

@@ -65,6 +65,13 @@ def test_keys_depend_on_everything_the_rows_depend_on() -> None:
     assert base not in others and len(others) == 6
 
 
+def test_an_effort_level_name_and_its_number_share_one_key() -> None:
+    m = Model({"a": [1, 2], "b": [1, 2]}, strength=2)
+    assert table_key(m, "cover", "standard", 0) == table_key(m, "cover", 1, 0)
+    assert table_key(m, "cover", "quick", 0) == table_key(m, "cover", 0, 0)
+    assert table_key(m, "cover", "standard", 0) != table_key(m, "cover", 0, 0)
+
+
 def test_engine_version_is_part_of_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
     from pairwise_param import engine
 
