@@ -21,6 +21,13 @@ Sources (sglang, AMD CI lane ``jit-kernel-unit``; argument names and tuples verb
 
 Every upstream case is bf16 with eps = 1e-6 and ``padded=False``; no upstream case uses a
 scalar, ``[C]`` or ``[1, C]`` layout, a per-row or per-frame gate, fp16/fp32 or eps 1e-5.
+
+Test functions are named as ours where they match a suite of ours, so
+``benchmarks/upstream_ci_audit.py`` can pair them: v2's two lists (upstream:
+``test_flydsl_fused_residual_norm_scale_shift`` / ``test_flydsl_norm_scale_shift``) are
+``test_fused_residual_norm_scale_shift`` / ``test_norm_scale_shift``; v1's (upstream: the
+same names as ours) are ``test_v1_*``. Upstream writes ``B, L`` inside the option tuples;
+the audit counts only the options (``AUDIT_OPTION_AXES``) and treats ``B, L`` as shapes.
 """
 
 from __future__ import annotations
@@ -29,6 +36,10 @@ import pytest
 import torch
 
 from kernel_tests.fused_norm.cases import BUDGET, check_fused, check_nss
+
+#: For benchmarks/upstream_ci_audit.py: our suite, and upstream's option axes.
+AUDIT_SUITE = "test_fused_norm.py"
+AUDIT_OPTION_AXES = ["norm_type", "has_gate", "has_weight", "ss"]
 
 D = 5120
 EPS = 1e-6
@@ -137,13 +148,13 @@ NSS_CASES = [
 
 @pytest.mark.parametrize("norm_type,B,L,has_gate,has_weight,ss", FUSED_CASES)
 @torch.inference_mode()
-def test_flydsl_fused_residual_norm_scale_shift(backend, device, norm_type, B, L, has_gate, has_weight, ss):
+def test_fused_residual_norm_scale_shift(backend, device, norm_type, B, L, has_gate, has_weight, ss):
     _run_fused(backend, device, B, L, D, fused_options_v2(norm_type, has_gate, has_weight, ss))
 
 
 @pytest.mark.parametrize("norm_type,B,L,has_weight,ss", NSS_CASES)
 @torch.inference_mode()
-def test_flydsl_norm_scale_shift(backend, device, norm_type, B, L, has_weight, ss):
+def test_norm_scale_shift(backend, device, norm_type, B, L, has_weight, ss):
     _run_nss(backend, device, B, L, D, nss_options_v2(norm_type, has_weight, ss))
 
 
