@@ -113,10 +113,14 @@ def test_launcher_rejects(call, exc, match):
 @pytest.mark.parametrize("layout_shape", [(), (1,), (C,), (1, C), (B, 1, C), (1, 1, C), (B, L, C), (1, L, C),
                                           (B, 2, 1, C), (1, 4, 1, C)],
                          ids=lambda s: "x".join(map(str, s)) or "0-d")
-def test_every_documented_layout_is_accepted(layout_shape):
-    """The counterpart of the rejections: each accepted shape (batch 1 broadcasting) runs."""
-    y, res_out = fused(scale=_t(*layout_shape), shift=_t(*layout_shape), gate=_t(*layout_shape))
+def test_every_documented_layout_is_accepted(layout_shape, device):
+    """The counterpart of the rejections: each accepted shape (batch 1 broadcasting) runs
+    (on the suite's device: a GPU run launches the compiled kernel, which needs device tensors)."""
+    y, res_out = fused(residual=_t(B, L, C, device=device), x=_t(B, L, C, device=device),
+                       scale=_t(*layout_shape, device=device), shift=_t(*layout_shape, device=device),
+                       gate=_t(*layout_shape, device=device))
     assert y.shape == res_out.shape == (B, L, C)
+    assert y.device.type == res_out.device.type == torch.device(device).type
 
 
 # ----------------------------------------------------------------------------- native backend contract

@@ -129,8 +129,12 @@ def _rounding_r_first(residual, x, gate, weight, bias, scale, shift, norm_type, 
 
 
 ROUNDING_R_FIRST = Backend("rounds-r-first", _rounding_r_first, reference_norm_scale_shift)
-#: Shapes cheap in PyTorch on any device, with enough elements (>= 600) to show the error.
-ROUNDING_SHAPES = [s for s in SHAPES if s[0] * s[1] <= 8]
+#: Shapes cheap in PyTorch on any device, with enough elements to show the error. Rounding r
+#: first moves an element by about half an ulp of r, the same size as the y tolerance, so an
+#: element shows it only where that error and the output's own rounding add up: a row needs
+#: thousands of elements to show it on every platform (measured on an H200: one 600-element
+#: row of the 42 passed the variant; rows of >= 20480 elements all reject it, CPU and GPU).
+ROUNDING_SHAPES = [s for s in SHAPES if s[0] * s[1] <= 8 and s[0] * s[1] * s[2] >= 4096]
 
 
 @pairwise(**FUSED_OPTIONS, constraints=[gate_iff_layout, bias_needs_weight])
