@@ -4,8 +4,8 @@
 #
 #   OUT=/path/to/results RUNS="rmsnorm:pairwise rope:full ..." bash benchmarks/gpu_families.sh
 #
-# RUNS lists family:mode[:extra pytest args, comma-separated] (default: every family in
-# pairwise mode). CAP (seconds, default 150) caps each run; a run that hits it is reported
+# RUNS lists family:mode[:extra pytest args, comma-separated, '+' for a space inside one]
+# (default: every family in pairwise mode), e.g. "fused_norm:full:-k,nss+and+B2". CAP (seconds, default 150) caps each run; a run that hits it is reported
 # as a lower bound. Results: $OUT/gpu_families.md and .json (benchmarks/gpu_summary.py),
 # one <run>.log and <run>.xml (JUnit) each.
 set -uo pipefail
@@ -32,7 +32,7 @@ for spec in $RUNS; do
   name="${fam}_${mode}${tag:+_$tag}"
   args=()
   [ "$mode" = full ] && args+=(--pairwise-mode=full)
-  if [ -n "${extra:-}" ]; then IFS=, read -r -a more <<<"$extra"; args+=("${more[@]}"); fi
+  if [ -n "${extra:-}" ]; then IFS=, read -r -a more <<<"${extra//+/ }"; args+=("${more[@]}"); fi
   t0=$(date +%s.%N)
   PYTHONUNBUFFERED=1 timeout "$CAP" python3 -m pytest "kernel_tests/$fam" -q -p no:cacheprovider \
     -p no:benchmark -rfE --junitxml="$OUT/$name.xml" "${args[@]}" >"$OUT/$name.log" 2>&1
