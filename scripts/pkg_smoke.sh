@@ -5,9 +5,11 @@
 #   * `pairwise-param --version` answers with the package's version;
 #   * `pytest --help` lists our options (the pytest11 entry point is registered);
 #   * a tiny @pairwise test collects, runs, and prints the plugin's summary line.
-# PKG_SDIST_TESTS=1 also unpacks the sdist and runs its own test suite with the wheel.
+# `--sdist-tests` (or PKG_SDIST_TESTS=1) also unpacks the sdist and runs its own test suite
+# in that venv (about 3-4 minutes on 2 cores; CI does not run it).
 # Needs `build` and `twine` in the calling environment (the `pkg` tox env installs them).
 set -euo pipefail
+[ "${1:-}" = "--sdist-tests" ] && PKG_SDIST_TESTS=1
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/pairwise-pkg.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
