@@ -362,6 +362,35 @@ def _plot(args: argparse.Namespace, report: Any, err: TextIO) -> None:
     err.write(f"pairwise-param report: wrote {path}\n")
 
 
+def _report_settings(start: Path) -> dict[str, list[str]]:
+    """``[tool.pairwise-param.report]`` of the nearest ``pyproject.toml`` (upwards from
+    ``start``): ``cases`` / ``options``, lists of argument-name sets (``"x,expected"``)
+    whose hand-written lists are case tables / option tables whatever the default rule
+    says.  A malformed table is a usage error naming the file."""
+    for folder in (start, *start.parents):
+        path = folder / "pyproject.toml"
+        if not path.is_file():
+            continue
+        from pairwise_param.cli.modelfile import _load_toml  # the one TOML reader (tomli on 3.10)
+
+        try:
+            data = _load_toml(path.read_text(encoding="utf-8"), str(path))
+        except (OSError, PairwiseError) as exc:
+            raise _UsageError(f"{path}: cannot read: {exc}") from None
+        table = data.get("tool", {}).get("pairwise-param", {}).get("report", {})
+        out: dict[str, list[str]] = {}
+        for key in ("cases", "options"):
+            value = table.get(key, [])
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise _UsageError(
+                    f"{path}: [tool.pairwise-param.report] {key} must be a list of strings such as "
+                    f'"x,expected", got {value!r}'
+                )
+            out[key] = value
+        return out
+    return {}
+
+
 def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: TextIO) -> int:
     from pairwise_param.cli import formats
 
@@ -386,11 +415,14 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
     from pairwise_param.report import analyze
 
     limit = args.max_listed or None
+    settings = _report_settings(Path.cwd())
     report = analyze(
         collection,
         strengths=args.strength,
         option_axes=args.option_axes,
         grouped=args.grouped,
+        cases=settings.get("cases", []),
+        options=settings.get("options", []),
         list_limit=limit,
         fail_under=args.fail_under,
         include_unparametrized=args.include_unparametrized,
