@@ -223,6 +223,20 @@ def build_parser() -> argparse.ArgumentParser:
                      help="engine improver effort (0 = quick; default: the model file's or 0)")
     gen.add_argument("--seed", type=_seed, default=None, metavar="N",
                      help="seed of the improver (default: the model file's or 0)")
+
+    conv = sub.add_parser(
+        "convert",
+        help="rewrite stacked parametrize over options into one @pairwise (diff; --write applies)",
+        description="Rewrite the stacked @pytest.mark.parametrize option axes of FILE's tests (or of "
+        "FILE::TEST) into one @pairwise, keeping shapes as parametrize, comments and formatting "
+        "(libcst: pip install 'pairwise-param[convert]'). Prints a unified diff; --write writes the "
+        "file. `pytest --pairwise-mode=full` on the result runs the original items.",
+    )
+    conv.add_argument("target", metavar="FILE[::TEST]")
+    conv.add_argument("--options", default=None, metavar="A,B,C",
+                      help="the argument names that are option axes (default: single-name lists of "
+                      "two or more literal option values, not all ints, in tests with three or more)")
+    conv.add_argument("--write", action="store_true", help="write the converted file instead of a diff")
     return parser
 
 
@@ -261,6 +275,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _report(args, pytest_args, sys.stdout, sys.stderr)
         if args.command == "check":
             return _check(args, sys.stdout, sys.stderr)
+        if args.command == "convert":
+            return _convert(args, sys.stdout, sys.stderr)
         return _generate(args, sys.stdout, sys.stderr)
     except BrokenPipeError:
         # stdout closed early (`pairwise-param generate m.toml | head`): not an error of
@@ -508,6 +524,34 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     )
     if array.infeasible:
         err.write(f"  infeasible (excluded by constraints): {array.describe_infeasible()}\n")
+    return ExitCode.OK
+
+
+# -- convert ---------------------------------------------------------------------------------------
+def _convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from pairwise_param.convert import convert_source
+
+    file_part, _, test = args.target.partition("::")
+    path = Path(file_part)
+    if not path.is_file():
+        raise _UsageError(f"{file_part!r}: file not found")
+    options = None
+    if args.options is not None:
+        options = [n.strip() for n in args.options.split(",") if n.strip()]
+        if not options:
+            raise _UsageError("--options needs at least one name")
+    source = path.read_text(encoding="utf-8")
+    result = convert_source(source, file_part, test=test or None, options=options)
+    prefix = f"pairwise-param convert: {file_part}::"
+    err.writelines(f"{prefix}{name}: @pairwise({', '.join(axes)})\n" for name, axes in result.converted.items())
+    err.writelines(f"{prefix}{name}: unchanged ({why})\n" for name, why in result.skipped.items())
+    if not result.converted:
+        err.write(f"pairwise-param convert: {file_part}: nothing to convert\n")
+    elif args.write:
+        path.write_text(result.new, encoding="utf-8")
+        err.write(f"pairwise-param convert: wrote {file_part}\n")
+    else:
+        out.write(result.diff())
     return ExitCode.OK
 
 
