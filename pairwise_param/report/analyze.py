@@ -50,7 +50,7 @@ from typing import Any
 from pairwise_param.errors import PairwiseError
 from pairwise_param.model import Model
 from pairwise_param.product import feasible_count
-from pairwise_param.report.classify import classify, duplicate_rows
+from pairwise_param.report.classify import all_ints, classify, duplicate_rows, key_column
 from pairwise_param.report.collect import AuditMark, CollectedItem, Collection, CollectionError, MarkInfo
 from pairwise_param.report.types import (
     AxisReport,
@@ -83,10 +83,9 @@ def _distinct(values: Iterable[Any]) -> list[Any]:
 
 
 def is_shape_like(mark: MarkInfo) -> bool:
-    """All values plain ints (not bools): a shape tuple such as ``(n, k, m)``."""
-    return bool(mark.rows) and all(
-        isinstance(v, int) and not isinstance(v, bool) for row in mark.rows for v in row
-    )
+    """All values plain ints (not bools): a shape tuple such as ``(n, k, m)``
+    (:func:`pairwise_param.report.classify.all_ints`)."""
+    return all_ints(mark.rows)
 
 
 def is_option_values(values: Sequence[Any]) -> bool:
@@ -97,18 +96,9 @@ def is_option_values(values: Sequence[Any]) -> bool:
 
 
 def has_key_column(mark: MarkInfo) -> bool:
-    """Some name takes a different value in every row (``"dtype,atol"`` with
-    one tolerance per dtype, ``"text,expected"`` cases): a list of cases, not a
-    covering table.  A covering table of strength 2 cannot have such a column
-    unless every other axis has a single value, since it needs at least
-    ``size(a) * size(b)`` rows for its two largest axes."""
-    if len(mark.rows) < 2:
-        return True
-    for j in range(len(mark.argnames)):
-        col = [row[j] for row in mark.rows if len(row) == len(mark.argnames)]
-        if len(_distinct(col)) == len(mark.rows):
-            return True
-    return False
+    """Fewer than two rows, or some name takes a different value in every row: a list of
+    cases, not a covering table (:func:`pairwise_param.report.classify.key_column`)."""
+    return len(mark.rows) < 2 or key_column(mark.argnames, mark.rows) is not None
 
 
 # -- the coverage adapter: the only place that talks to pairwise_param.coverage -----------------

@@ -25,7 +25,7 @@ from typing import Any
 
 from pairwise_param.values import hashable, value_key
 
-__all__ = ["CASE_NAME", "Verdict", "classify", "duplicate_rows"]
+__all__ = ["CASE_NAME", "Verdict", "all_ints", "classify", "duplicate_rows", "key_column"]
 
 #: Argument names that hold outputs or expectations, not options.
 CASE_NAME = re.compile(
@@ -89,6 +89,24 @@ def _functional(cols: list[list[Any]]) -> tuple[int, int] | None:
     return None
 
 
+def all_ints(rows: Sequence[Sequence[Any]]) -> bool:
+    """Every value a plain int (not a bool): a shape such as ``(n, k, m)``."""
+    return bool(rows) and all(_is_int(v) for r in rows for v in r)
+
+
+def key_column(argnames: Sequence[str], rows: Sequence[Sequence[Any]]) -> str | None:
+    """A name that takes a different value in every row (``"dtype,atol"`` with one
+    tolerance per dtype), or None.  A strength-2 covering table cannot have one unless
+    every other axis has a single value: it needs ``size(a) * size(b)`` rows for its two
+    largest axes."""
+    n = len(argnames)
+    full = [r for r in rows if len(r) == n]
+    for j, name in enumerate(argnames):
+        if len({_key(r[j]) for r in full}) == len(rows):
+            return name
+    return None
+
+
 def classify(argnames: Sequence[str], rows: Sequence[Sequence[Any]]) -> Verdict:
     """The default rule, first match wins (each rule's reason is reported)."""
     n = len(argnames)
@@ -103,7 +121,7 @@ def classify(argnames: Sequence[str], rows: Sequence[Sequence[Any]]) -> Verdict:
         why = _output_column(col)
         if why:
             return Verdict("case", f"column {name!r}: {why}")
-    if all(_is_int(v) for col in cols for v in col):
+    if all_ints(rows):
         return Verdict("case", "all values are ints (a shape)")
     for name, col in zip(argnames, cols):
         if any(v is None for v in col) and any(_is_shape(v) for v in col if v is not None):
@@ -112,9 +130,9 @@ def classify(argnames: Sequence[str], rows: Sequence[Sequence[Any]]) -> Verdict:
             return Verdict("case", f"column {name!r} holds shape tuples")
     if all(isinstance(v, bool) for col in cols for v in col) and n > 2 and all(sum(r) == 1 for r in rows):
         return Verdict("case", "one-hot rows (one choice out of several)")
-    for name, col in zip(argnames, cols):
-        if len({_key(v) for v in col}) == len(rows):
-            return Verdict("case", f"column {name!r} differs in every row (a key)")
+    key = key_column(argnames, rows)
+    if key is not None:
+        return Verdict("case", f"column {key!r} differs in every row (a key)")
     sizes = [len({_key(v) for v in col}) for col in cols]
     product = 1
     for s in sizes:
