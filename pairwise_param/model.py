@@ -116,6 +116,9 @@ class Axis:
                 "still counts as an axis of size 1)",
                 where=where,
             )
+        if len(names) > 1:
+            # list rows ([[1, 512], [8, 64]]) are accepted as parametrize accepts them
+            vals = tuple(tuple(v) if isinstance(v, list) else v for v in vals)
         index: dict[tuple[str, Any], int] = {}
         for i, v in enumerate(vals):
             if len(names) > 1 and (not isinstance(v, tuple) or len(v) != len(names)):

@@ -223,6 +223,20 @@ def build_parser() -> argparse.ArgumentParser:
                      help="engine improver effort (0 = quick; default: the model file's or 0)")
     gen.add_argument("--seed", type=_seed, default=None, metavar="N",
                      help="seed of the improver (default: the model file's or 0)")
+
+    conv = sub.add_parser(
+        "convert",
+        help="rewrite stacked parametrize over options into one @pairwise (diff; --write applies)",
+        description="Rewrite the stacked @pytest.mark.parametrize option axes of FILE's tests (or of "
+        "FILE::TEST) into one @pairwise, keeping shapes as parametrize, comments and formatting "
+        "(libcst: pip install 'pairwise-param[convert]'). Prints a unified diff; --write writes the "
+        "file. `pytest --pairwise-mode=full` on the result runs the original items.",
+    )
+    conv.add_argument("target", metavar="FILE[::TEST]")
+    conv.add_argument("--options", default=None, metavar="A,B,C",
+                      help="the argument names that are option axes (default: single-name lists of "
+                      "two or more literal option values, not all ints, in tests with three or more)")
+    conv.add_argument("--write", action="store_true", help="write the converted file instead of a diff")
     return parser
 
 
@@ -261,6 +275,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _report(args, pytest_args, sys.stdout, sys.stderr)
         if args.command == "check":
             return _check(args, sys.stdout, sys.stderr)
+        if args.command == "convert":
+            return _convert(args, sys.stdout, sys.stderr)
         return _generate(args, sys.stdout, sys.stderr)
     except BrokenPipeError:
         # stdout closed early (`pairwise-param generate m.toml | head`): not an error of
@@ -362,6 +378,35 @@ def _plot(args: argparse.Namespace, report: Any, err: TextIO) -> None:
     err.write(f"pairwise-param report: wrote {path}\n")
 
 
+def _report_settings(start: Path) -> dict[str, list[str]]:
+    """``[tool.pairwise-param.report]`` of the nearest ``pyproject.toml`` (upwards from
+    ``start``): ``cases`` / ``options``, lists of argument-name sets (``"x,expected"``)
+    whose hand-written lists are case tables / option tables whatever the default rule
+    says.  A malformed table is a usage error naming the file."""
+    for folder in (start, *start.parents):
+        path = folder / "pyproject.toml"
+        if not path.is_file():
+            continue
+        from pairwise_param.cli.modelfile import _load_toml  # the one TOML reader (tomli on 3.10)
+
+        try:
+            data = _load_toml(path.read_text(encoding="utf-8"), str(path))
+        except (OSError, PairwiseError) as exc:
+            raise _UsageError(f"{path}: cannot read: {exc}") from None
+        table = data.get("tool", {}).get("pairwise-param", {}).get("report", {})
+        out: dict[str, list[str]] = {}
+        for key in ("cases", "options"):
+            value = table.get(key, [])
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise _UsageError(
+                    f"{path}: [tool.pairwise-param.report] {key} must be a list of strings such as "
+                    f'"x,expected", got {value!r}'
+                )
+            out[key] = value
+        return out
+    return {}
+
+
 def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: TextIO) -> int:
     from pairwise_param.cli import formats
 
@@ -386,11 +431,14 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
     from pairwise_param.report import analyze
 
     limit = args.max_listed or None
+    settings = _report_settings(Path.cwd())
     report = analyze(
         collection,
         strengths=args.strength,
         option_axes=args.option_axes,
         grouped=args.grouped,
+        cases=settings.get("cases", []),
+        options=settings.get("options", []),
         list_limit=limit,
         fail_under=args.fail_under,
         include_unparametrized=args.include_unparametrized,
@@ -476,6 +524,34 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     )
     if array.infeasible:
         err.write(f"  infeasible (excluded by constraints): {array.describe_infeasible()}\n")
+    return ExitCode.OK
+
+
+# -- convert ---------------------------------------------------------------------------------------
+def _convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from pairwise_param.convert import convert_source
+
+    file_part, _, test = args.target.partition("::")
+    path = Path(file_part)
+    if not path.is_file():
+        raise _UsageError(f"{file_part!r}: file not found")
+    options = None
+    if args.options is not None:
+        options = [n.strip() for n in args.options.split(",") if n.strip()]
+        if not options:
+            raise _UsageError("--options needs at least one name")
+    source = path.read_text(encoding="utf-8")
+    result = convert_source(source, file_part, test=test or None, options=options)
+    prefix = f"pairwise-param convert: {file_part}::"
+    err.writelines(f"{prefix}{name}: @pairwise({', '.join(axes)})\n" for name, axes in result.converted.items())
+    err.writelines(f"{prefix}{name}: unchanged ({why})\n" for name, why in result.skipped.items())
+    if not result.converted:
+        err.write(f"pairwise-param convert: {file_part}: nothing to convert\n")
+    elif args.write:
+        path.write_text(result.new, encoding="utf-8")
+        err.write(f"pairwise-param convert: wrote {file_part}\n")
+    else:
+        out.write(result.diff())
     return ExitCode.OK
 
 

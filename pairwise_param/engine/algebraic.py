@@ -15,7 +15,11 @@
   (1,1).  So C(N-1, ceil(N/2)) columns fit in N rows (2^100 -> 10).
 
 Mixed sizes: an axis with fewer values than q is folded onto its own values
-(value x -> x mod size), which keeps every combination present.  Only
+(value x -> x mod size), which keeps every combination present.  A one-value
+axis is left out of the construction and re-inserted as its constant: every
+t-tuple through it is a (t-1)-tuple of the others, which a strength-t array of
+at least t other axes covers already (counting it cost the binary
+construction a row: ``f16 x 2^3`` gave 5 rows, not 4).  Only
 unconstrained models without include rows use these; the caller verifies the
 result before trusting it (a cheap check that guards against mistakes here).
 """
@@ -95,6 +99,14 @@ def _fold(rows: list[tuple[int, ...]], sizes: tuple[int, ...]) -> list[tuple[int
     return out
 
 
+def _widen(row: tuple[int, ...], live: list[int], k: int) -> tuple[int, ...]:
+    """``row`` over the ``live`` axes, with value 0 on the one-value axes."""
+    out = [0] * k
+    for i, x in zip(live, row):
+        out[i] = x
+    return tuple(out)
+
+
 def algebraic(
     sizes: tuple[int, ...], strength: int, uniform_strength: bool, limit: int = MAX_ROWS
 ) -> tuple[list[tuple[int, ...]], str] | None:
@@ -104,8 +116,18 @@ def algebraic(
     ``uniform_strength`` must be true (every t-subset is a scope): the
     constructions cover all t-subsets and nothing of higher strength.
     """
+    if not uniform_strength or strength < 1:
+        return None
+    live = [i for i, s in enumerate(sizes) if s > 1]
+    if len(live) < len(sizes):
+        if len(live) < strength:
+            return None  # the product of the live axes: the greedy builds it
+        inner = algebraic(tuple(sizes[i] for i in live), strength, uniform_strength, limit)
+        if inner is None:
+            return None
+        return [_widen(row, live, len(sizes)) for row in inner[0]], inner[1]
     k = len(sizes)
-    if not uniform_strength or k < strength or strength < 1:
+    if k < strength:
         return None
     best: tuple[list[tuple[int, ...]], str] | None = None
     vmax = max(sizes)

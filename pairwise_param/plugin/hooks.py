@@ -131,6 +131,16 @@ def pytest_configure(config: pytest.Config) -> None:
         "pairwise(spec): covering table of option axes, added by @pairwise_param.pairwise "
         "(expanded by the pairwise-param plugin)",
     )
+    config.addinivalue_line(
+        "markers",
+        "pairwise_cases(names...): the hand-written parametrize lists named (all if none) are case "
+        "tables; `pairwise-param report` does not audit them",
+    )
+    config.addinivalue_line(
+        "markers",
+        "pairwise_options(names..., constraints=[...]): the lists named (all if none) are option "
+        "tables; `pairwise-param report` audits them (against the constraints)",
+    )
     try:
         settings = modes.resolve(
             flag_mode=config.getoption("pairwise_mode"),

@@ -13,19 +13,26 @@ Which axes form an option table (the rule, also in ``docs/cli.md``):
    counted axis.
 2. Other tests (an audit of hand-written lists), per ``parametrize`` mark:
 
-   * several names form an option table (unless the next case applies): its
-     full product is the product of the distinct values per name, and its
-     coverage is measured over the values that appear in the list;
-   * several names whose values are all plain ints (shape tuples such as
-     ``"n,k,m"``), or where some name takes a different value in every row (a
-     key: ``"dtype,atol"``, ``"text,expected"`` cases), form ONE grouped axis
-     counted by its rows;
+   * several names form a *case table* or an *option table*, as
+     :func:`pairwise_param.report.classify.classify` decides (expectation
+     columns, exceptions, shapes, keys, one-hot rows, the valid combinations
+     -> case table); a case table is ONE grouped axis counted by its rows, an
+     option table's full product is the product of the distinct values per
+     name, and its coverage is measured over the values that appear in the list
+     (against the constraints of a ``pairwise_options`` mark when it has them);
+   * ``@pytest.mark.pairwise_cases`` / ``@pytest.mark.pairwise_options`` on the
+     test, then ``cases`` / ``options`` of ``[tool.pairwise-param.report]``,
+     override the rule;
+   * a list that repeats a row gets a note (pytest runs the row twice);
    * a single name is one axis counted by its values.
 
 3. Overrides: ``option_axes`` (``--option-axes``) replaces the automatic rule
    for tests without ``@pairwise``: exactly those names (where present) form
    the test's option table, each name one axis; ``grouped``
-   (``--grouped``) names marks that are never option tables.
+   (``--grouped``) names marks that are never option tables.  The names of a
+   mark that ``option_axes`` does not list ride along with its rows: the full
+   product multiplies by the most variants of them one option row has, not by
+   all their values (``dtype,bias`` -> 4 rows, each with its ``atol``: FULL 4).
 
 Names that no mark explains (fixture ``params``, other
 ``pytest_generate_tests`` hooks) are counted axes sized by the distinct values
@@ -43,7 +50,8 @@ from typing import Any
 from pairwise_param.errors import PairwiseError
 from pairwise_param.model import Model
 from pairwise_param.product import feasible_count
-from pairwise_param.report.collect import CollectedItem, Collection, CollectionError, MarkInfo
+from pairwise_param.report.classify import all_ints, classify, duplicate_rows, key_column
+from pairwise_param.report.collect import AuditMark, CollectedItem, Collection, CollectionError, MarkInfo
 from pairwise_param.report.types import (
     AxisReport,
     StrengthCoverage,
@@ -53,7 +61,7 @@ from pairwise_param.report.types import (
 )
 from pairwise_param.values import hashable, value_key, value_label
 
-__all__ = ["analyze", "cumulative_series", "has_key_column", "is_shape_like", "measure_table"]
+__all__ = ["analyze", "cumulative_series", "has_key_column", "is_option_values", "is_shape_like", "measure_table"]
 
 
 # -- value handling ---------------------------------------------------------------------------
@@ -75,25 +83,22 @@ def _distinct(values: Iterable[Any]) -> list[Any]:
 
 
 def is_shape_like(mark: MarkInfo) -> bool:
-    """All values plain ints (not bools): a shape tuple such as ``(n, k, m)``."""
-    return bool(mark.rows) and all(
-        isinstance(v, int) and not isinstance(v, bool) for row in mark.rows for v in row
-    )
+    """All values plain ints (not bools): a shape tuple such as ``(n, k, m)``
+    (:func:`pairwise_param.report.classify.all_ints`)."""
+    return all_ints(mark.rows)
+
+
+def is_option_values(values: Sequence[Any]) -> bool:
+    """Values of an option rather than a size: at least two, and not all plain ints
+    (bools, strings, ``None``, enum members, dtypes).  A stacked single-name
+    ``parametrize`` over such values is what ``@pairwise`` would cover."""
+    return len(values) >= 2 and not all(isinstance(v, int) and not isinstance(v, bool) for v in values)
 
 
 def has_key_column(mark: MarkInfo) -> bool:
-    """Some name takes a different value in every row (``"dtype,atol"`` with
-    one tolerance per dtype, ``"text,expected"`` cases): a list of cases, not a
-    covering table.  A covering table of strength 2 cannot have such a column
-    unless every other axis has a single value, since it needs at least
-    ``size(a) * size(b)`` rows for its two largest axes."""
-    if len(mark.rows) < 2:
-        return True
-    for j in range(len(mark.argnames)):
-        col = [row[j] for row in mark.rows if len(row) == len(mark.argnames)]
-        if len(_distinct(col)) == len(mark.rows):
-            return True
-    return False
+    """Fewer than two rows, or some name takes a different value in every row: a list of
+    cases, not a covering table (:func:`pairwise_param.report.classify.key_column`)."""
+    return len(mark.rows) < 2 or key_column(mark.argnames, mark.rows) is not None
 
 
 # -- the coverage adapter: the only place that talks to pairwise_param.coverage -----------------
@@ -188,6 +193,8 @@ def analyze(
     strengths: Sequence[int] = (2, 3),
     option_axes: Sequence[str] | None = None,
     grouped: Sequence[str] = (),
+    cases: Sequence[str] = (),
+    options: Sequence[str] = (),
     list_limit: int | None = None,
     fail_under: float | None = None,
     include_unparametrized: bool = False,
@@ -199,6 +206,8 @@ def analyze(
     if option_axes:
         forced = {n for spec in _split_names(option_axes) for n in spec}
     grouped_sets = [frozenset(g) for g in _split_names(grouped)]
+    configured = [AuditMark("case", tuple(frozenset(c) for c in _split_names([spec]))) for spec in cases]
+    configured += [AuditMark("option", tuple(frozenset(c) for c in _split_names([spec]))) for spec in options]
     errors = list(collection.errors)
     tests: list[TestReport] = []
     unparametrized = 0
@@ -212,7 +221,8 @@ def analyze(
                 continue
         try:
             tests.append(
-                _analyze_group(g, collection, strengths, forced, grouped_sets, list_limit)
+                _analyze_group(g, collection, strengths, forced, grouped_sets, list_limit,
+                               collection.audit_marks.get(g.test_id, []) + configured)
             )
         except PairwiseError as exc:  # a model the report cannot rebuild: say which test
             errors.append(CollectionError(g.test_id, f"cannot analyze: {type(exc).__name__}: {exc}"))
@@ -235,6 +245,9 @@ class _Layout:
     tables: list[TableReport] = field(default_factory=list)
     explained: set[str] = field(default_factory=set)
     pending_option: list[tuple[str, list[Any]]] = field(default_factory=list)
+    tied: dict[int, int] = field(default_factory=dict)  # axis index -> its factor in FULL
+    notes: list[str] = field(default_factory=list)
+    stacked: list[tuple[str, list[Any]]] = field(default_factory=list)  # single-name option axes
 
     def add_table(self, table: TableReport, axes: Iterable[tuple[str, int]], source: str) -> None:
         idx = len(self.tables)
@@ -264,7 +277,7 @@ def _pairwise_tables(layout: _Layout, g: _Group, specs: Sequence[Any], strengths
 
 def _parametrize_mark(layout: _Layout, g: _Group, mark: MarkInfo, strengths: Sequence[int],
                       forced: set[str] | None, grouped_sets: list[frozenset[str]],
-                      list_limit: int | None) -> None:
+                      list_limit: int | None, audit: Sequence[AuditMark] = ()) -> None:
     """Step 2, one ``parametrize`` mark: an axis, a grouped axis, or an option table."""
     names = [n for n in mark.argnames if n not in layout.explained]
     if not names:
@@ -286,22 +299,44 @@ def _parametrize_mark(layout: _Layout, g: _Group, mark: MarkInfo, strengths: Seq
             else:
                 size = len(_distinct(tuple(row[mark.argnames.index(n)] for n in rest) for row in mark.rows))
             kind = "grouped" if len(rest) > 1 else "axis"
+            if opt:
+                # the rest rides along with the rows of the option names: FULL multiplies by the
+                # most rest variants one option row has, not by all the rest's values
+                variants: dict[Any, set[Any]] = {}
+                for row in mark.rows:
+                    if len(row) == len(mark.argnames):
+                        o = tuple(_key(row[mark.argnames.index(n)]) for n in opt)
+                        variants.setdefault(o, set()).add(tuple(_key(row[mark.argnames.index(n)]) for n in rest))
+                layout.tied[len(layout.axes)] = max((len(v) for v in variants.values()), default=1)
+                layout.notes.append(
+                    f"{','.join(rest)} rides along with the rows of {','.join(opt)} (FULL counts its variants per row)"
+                )
             layout.axes.append(AxisReport(",".join(rest), kind, size, "parametrize"))
         return
     if len(names) == 1:
         layout.axes.append(AxisReport(names[0], "axis", len(mark.rows), "parametrize"))
+        values = _distinct(row[0] for row in mark.rows if len(row) == 1)
+        if len(values) == len(mark.rows) and is_option_values(values):
+            layout.stacked.append((names[0], values))
         return
-    if (
-        is_shape_like(mark)
-        or has_key_column(mark)
-        or frozenset(names) in grouped_sets
-        or frozenset(mark.argnames) in grouped_sets
-    ):
-        layout.axes.append(AxisReport(",".join(names), "grouped", len(mark.rows), "parametrize"))
+    label = ",".join(names)
+    dups = duplicate_rows(mark.rows)
+    if dups:
+        shown = ", ".join(str(i) for i in dups[:5]) + (f" (+{len(dups) - 5} more)" if len(dups) > 5 else "")
+        layout.notes.append(f"{label}: row{'s' if len(dups) > 1 else ''} {shown} repeat an earlier row")
+    said = next((a for a in audit if a.applies(mark.argnames)), None)
+    grouped = frozenset(names) in grouped_sets or frozenset(mark.argnames) in grouped_sets
+    if said is None and not grouped:
+        verdict = classify(mark.argnames, mark.rows)
+        if verdict.is_case:
+            layout.notes.append(f"{label}: case table ({verdict.reason})")
+    if grouped or (said is not None and said.kind == "case") or (said is None and verdict.is_case):
+        layout.axes.append(AxisReport(label, "grouped", len(mark.rows), "parametrize"))
         return
     # an option table written by hand: measure it over the values that appear
     table_axes = [(n, _distinct(cols[n])) for n in names]
-    table = _audit_table("parametrize", table_axes, g, strengths, list_limit)
+    constraints = said.constraints if said is not None else ()
+    table = _audit_table("parametrize", table_axes, g, strengths, list_limit, constraints)
     layout.add_table(table, [(n, len(v)) for n, v in table_axes], "parametrize")
 
 
@@ -333,6 +368,7 @@ def _analyze_group(
     forced: set[str] | None,
     grouped_sets: list[frozenset[str]],
     list_limit: int | None,
+    audit: Sequence[AuditMark] = (),
 ) -> TestReport:
     marks, specs = collection.marks.get(g.test_id, ([], []))
     layout = _Layout()
@@ -340,18 +376,25 @@ def _analyze_group(
     # parametrize marks: outermost decorator last in iter_markers order, so reverse to read
     # them top-down as written
     for mark in reversed(marks):
-        _parametrize_mark(layout, g, mark, strengths, forced, grouped_sets, list_limit)
+        _parametrize_mark(layout, g, mark, strengths, forced, grouped_sets, list_limit, audit)
     _observed_axes(layout, g, strengths, forced, list_limit)
     full = 1
     for t in layout.tables:
         full *= t.full_product
-    for a in layout.axes:
+    for i, a in enumerate(layout.axes):
         if a.kind != "option":
-            full *= a.size
-    notes = []
+            full *= layout.tied.get(i, a.size)
+    notes = list(layout.notes)
+    with_pairwise = None
+    if not specs and forced is None:
+        from pairwise_param.report.whatif import with_pairwise as what_if
+
+        with_pairwise = what_if(layout.stacked, full)
     if any(len(t.axes) < min(strengths, default=2) for t in layout.tables):
         notes.append("a table has fewer axes than the strength measured")
-    return TestReport(g.test_id, g.path, g.cls, g.function, layout.axes, layout.tables, full, len(g.items), notes)
+    return TestReport(
+        g.test_id, g.path, g.cls, g.function, layout.axes, layout.tables, full, len(g.items), notes, with_pairwise
+    )
 
 
 def _audit_table(
@@ -360,15 +403,16 @@ def _audit_table(
     g: _Group,
     strengths: Sequence[int],
     list_limit: int | None,
+    constraints: Sequence[Any] = (),
 ) -> TableReport:
     names = [n for n, _ in table_axes]
-    # the values that appear, in order of appearance (hashable stand-ins for lists & co.)
-    model = Model(table_axes, strength=min(2, len(table_axes)), where=g.test_id)
+    # the values that appear, in order of appearance (hashable stand-ins for lists & co.);
+    # constraints (a pairwise_options mark's) make "the valid combinations only" auditable
+    model = Model(table_axes, strength=min(2, len(table_axes)), constraints=list(constraints), where=g.test_id)
     rows = _project(g.items, names)
     coverage, violating, outside, _ = measure_table(model, rows, strengths, list_limit=list_limit)
-    return TableReport(
-        source, model.names, model.sizes, model.full_product, len(rows), violating, coverage, outside, None, model
-    )
+    full = feasible_count(model) if constraints else model.full_product
+    return TableReport(source, model.names, model.sizes, full, len(rows), violating, coverage, outside, None, model)
 
 
 def cumulative_series(

@@ -12,10 +12,14 @@ import contextlib
 import io
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-__all__ = ["CollectedItem", "Collection", "CollectionError", "MarkInfo", "collect"]
+__all__ = ["AuditMark", "CollectedItem", "Collection", "CollectionError", "MarkInfo", "collect"]
+
+#: The marks that tell the audit what a hand-written list is (registered by the plugin).
+CASES_MARK = "pairwise_cases"
+OPTIONS_MARK = "pairwise_options"
 
 
 @dataclass(frozen=True)
@@ -24,6 +28,30 @@ class MarkInfo:
 
     argnames: tuple[str, ...]
     rows: tuple[tuple[Any, ...], ...]
+
+
+@dataclass(frozen=True)
+class AuditMark:
+    """``@pytest.mark.pairwise_cases(["a,b", ...])`` (kind ``"case"``) or
+    ``@pytest.mark.pairwise_options(["a,b", ...], constraints=[...])`` (kind
+    ``"option"``): the lists whose names are ``names`` (``None``: every list of the
+    test) are case tables / option tables audited against ``constraints``."""
+
+    kind: str
+    names: tuple[frozenset[str], ...] | None
+    constraints: tuple[Any, ...] = ()
+
+    def applies(self, argnames: Sequence[str]) -> bool:
+        return self.names is None or frozenset(argnames) in self.names
+
+
+def _audit_mark(mark: Any, kind: str) -> AuditMark:
+    specs: list[str] = []
+    for a in mark.args:
+        specs.extend([a] if isinstance(a, str) else [str(x) for x in a])
+    names = tuple(frozenset(n.strip() for n in s.split(",") if n.strip()) for s in specs) or None
+    constraints = tuple(mark.kwargs.get("constraints", ()))
+    return AuditMark(kind, names, constraints)
 
 
 @dataclass
@@ -56,6 +84,7 @@ class Collection:
     pytest_exit: int
     output: str = ""  # what pytest printed (shown on usage errors)
     seconds: float = 0.0
+    audit_marks: dict[str, list[AuditMark]] = field(default_factory=dict)  # test_id -> marks
 
 
 def _parameter_set_type() -> type:
@@ -142,6 +171,7 @@ class _Collector:
     def __init__(self, progress: _Progress) -> None:
         self.items: list[CollectedItem] = []
         self.marks: dict[str, tuple[list[MarkInfo], list[Any]]] = {}
+        self.audit_marks: dict[str, list[AuditMark]] = {}
         self.errors: list[CollectionError] = []
         self.progress = progress
         self._pset = _parameter_set_type()
@@ -199,6 +229,10 @@ class _Collector:
                 for m in item.iter_markers("pairwise"):
                     if m.args:
                         specs.append(m.args[0])
+                audit = [_audit_mark(m, "case") for m in item.iter_markers(CASES_MARK)]
+                audit += [_audit_mark(m, "option") for m in item.iter_markers(OPTIONS_MARK)]
+                if audit:
+                    self.audit_marks[test_id] = audit
             except (TypeError, ValueError, AttributeError):
                 # marks we cannot read: the names are then counted by their observed values
                 marks, specs = [], []
@@ -246,5 +280,6 @@ def collect(
         pytest_exit=code,
         output=out.getvalue(),
         seconds=time.perf_counter() - start,
+        audit_marks=collector.audit_marks,
     )
 

@@ -58,6 +58,15 @@ def _table_text(table: TableReport) -> str:
     return f"[{inner} -> {table.rows}/{table.full_product}]"
 
 
+def with_pairwise_text(test: TestReport) -> str:
+    """``192 (dtype,quant_dtype,...)``: the items if the stacked option axes went through
+    ``@pairwise``; ``-`` where nothing would change."""
+    w = test.with_pairwise
+    if w is None:
+        return "-"
+    return f"{w.items} ({','.join(w.axes)})"
+
+
 def axes_text(test: TestReport) -> str:
     """``[dtype:2 padded_a:2 bias_mode:3 -> 6/12] x n,k,m:18``"""
     parts = [_table_text(t) for t in test.tables]
@@ -153,7 +162,9 @@ def _terminal_heading(report: SuiteReport) -> str:
 def _terminal_table(report: SuiteReport) -> list[str]:
     """The aligned table: a heading per file, a row per test, the totals."""
     cov_heads = [f"{t}-WAY" for t in report.strengths]
-    header = ["TEST", "AXES", "FULL", "COLLECTED", "REDUCTION", *cov_heads]
+    # the column of stacked full products appears only where some test would gain
+    what_if = any(t.with_pairwise is not None for t in report.tests)
+    header = ["TEST", "AXES", "FULL", "COLLECTED", "REDUCTION", *cov_heads, *(["@PAIRWISE"] if what_if else [])]
     rows: list[list[str] | str] = []  # a str is a file heading
     current = None
     for test in sorted(report.tests, key=lambda t: (t.path, report.tests.index(t))):
@@ -169,6 +180,7 @@ def _terminal_table(report: SuiteReport) -> list[str]:
                 str(test.collected),
                 fmt_reduction(test.reduction),
                 *(_cov_cell(test, t, report.fail_under) for t in report.strengths),
+                *([with_pairwise_text(test)] if what_if else []),
             ]
         )
     tot = report.totals
@@ -185,6 +197,8 @@ def _terminal_table(report: SuiteReport) -> list[str]:
             total_row.append(fmt_percent(tot.percent(t), covered >= coverable))
         else:
             total_row.append("-")
+    if what_if:
+        total_row.append(str(sum(t.with_pairwise.items if t.with_pairwise else t.collected for t in report.tests)))
     table_rows: list[list[str]] = [r for r in rows if isinstance(r, list)]
     widths = [len(h) for h in header]
     for cells in [*table_rows, total_row]:
@@ -377,6 +391,13 @@ def to_json(report: SuiteReport, *, show_missing: bool = False, exit_code: int =
                     for tb in test.tables
                 ],
                 "coverage": worst,
+                "notes": list(test.notes),
+                "with_pairwise": (
+                    None
+                    if test.with_pairwise is None
+                    else {"axes": list(test.with_pairwise.axes), "rows": test.with_pairwise.rows,
+                          "product": test.with_pairwise.product, "items": test.with_pairwise.items}
+                ),
                 "below_fail_under": bool(
                     report.fail_under is not None
                     and any(fails_under(c.percent, report.fail_under) for tb in test.tables for c in tb.coverage)

@@ -90,6 +90,19 @@ _TEST = {
         "reduction": {"type": ["number", "null"], "minimum": 0},
         "axes": {"type": "array", "items": _AXIS},
         "tables": {"type": "array", "items": _TABLE},
+        # what the analysis noticed: case tables and why, repeated rows, tied columns
+        "notes": {"type": "array", "items": {"type": "string"}},
+        # the items if the stacked option axes went through @pairwise (null: no gain)
+        "with_pairwise": {
+            "type": ["object", "null"],
+            "required": ["axes", "rows", "product", "items"],
+            "properties": {
+                "axes": {"type": "array", "items": {"type": "string"}},
+                "rows": _INT,
+                "product": _INT,
+                "items": _INT,
+            },
+        },
         "coverage": {
             "type": "array",
             "items": {

@@ -13,7 +13,7 @@ from pairwise_param.coverage.types import fails_under
 from pairwise_param.model import Model
 from pairwise_param.report.collect import CollectionError
 
-__all__ = ["AxisReport", "StrengthCoverage", "SuiteReport", "TableReport", "TestReport", "Totals"]
+__all__ = ["AxisReport", "StrengthCoverage", "SuiteReport", "TableReport", "TestReport", "Totals", "WithPairwise"]
 
 
 @dataclass
@@ -77,6 +77,17 @@ class AxisReport:
 
 
 @dataclass
+class WithPairwise:
+    """The items a test would collect if its stacked option axes went through
+    ``@pairwise`` (strength 2), the other axes kept as they are."""
+
+    axes: tuple[str, ...]
+    rows: int  # covering rows of the option axes
+    product: int  # their full product today
+    items: int  # the test's full product with the product replaced by the rows
+
+
+@dataclass
 class TestReport:
     """Per test function: axes, counts, tables and their coverage."""
 
@@ -91,6 +102,8 @@ class TestReport:
     full_product: int
     collected: int
     notes: list[str] = field(default_factory=list)
+    #: what ``@pairwise`` over the stacked option axes would collect (None: nothing to gain)
+    with_pairwise: WithPairwise | None = None
 
     @property
     def pairwise(self) -> bool:

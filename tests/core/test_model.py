@@ -280,3 +280,15 @@ def test_repr_and_full_product():
     m = Model({"dtype": [1, 2, 3], "b": [0, 1]})
     assert m.full_product == 6
     assert repr(m) == "Model(dtype[3], b[2], strength=2, constraints=0)"
+
+
+def test_grouped_axis_accepts_list_rows_like_parametrize():
+    """Issue 10 section 4: ``{"n,k": [[1, 512], [8, 64]]}`` is what parametrize takes; the rows
+    are the same rows as tuples (a wrong length still names the row)."""
+    from pairwise_param.errors import InvalidArgument
+
+    as_lists = cover({"n,k": [[1, 512], [8, 64]], "a": [0, 1]})
+    as_tuples = cover({"n,k": [(1, 512), (8, 64)], "a": [0, 1]})
+    assert list(as_lists) == list(as_tuples) and len(as_lists) == 4
+    with pytest.raises(InvalidArgument, match=r"grouped axis 'n,k' needs tuples of 2 values, value #1"):
+        Model({"n,k": [[1, 512], [8, 64, 2]]})

@@ -111,3 +111,36 @@ def test_product_wins_on_5_20_and_folds_mixed_sizes():
     g = generate(model.index_model, EngineOptions(), model.feasibility)
     assert len(g.rows) <= 45
     both_checks(model, list(g.rows))
+
+
+@pytest.mark.parametrize("ones", [1, 2])
+@pytest.mark.parametrize("k", [3, 4, 10])
+def test_one_value_axes_cost_no_rows_in_binary_tables(ones, k):
+    """Issue 10 section 5: ``dtype=["f16"]`` next to k binary axes gave one row more than
+    the k binary axes alone (the binary construction counted the constant column)."""
+    from pairwise_param import cover
+
+    binary = {f"a{i}": [0, 1] for i in range(k)}
+    constants = {f"c{j}": [f"v{j}"] for j in range(ones)}
+    alone = cover(binary)
+    both = cover({**constants, **binary})
+    assert len(both) == len(alone) == binary_rows_needed(k)
+    assert all(row[f"c{j}"] == f"v{j}" for row in both for j in range(ones))
+    report = measure(Model({**constants, **binary}), list(both))
+    assert report.ok, report.summary()
+
+
+@pytest.mark.parametrize("q, k", [(3, 4), (4, 5), (5, 6)])
+def test_one_value_axes_cost_no_rows_in_orthogonal_arrays(q, k):
+    from pairwise_param import cover
+
+    axes = {f"a{i}": list(range(q)) for i in range(k)}
+    assert len(cover({"seed": [0], **axes, "dtype": ["f16"]})) == len(cover(axes)) == q * q
+
+
+def test_one_value_axes_below_strength_fall_back_to_the_product():
+    from pairwise_param.engine.algebraic import algebraic
+
+    assert algebraic((1, 2, 1), 2, True) is None
+    rows = algebraic((2, 1, 2, 2), 2, True)
+    assert rows is not None and all(r[1] == 0 for r in rows[0]) and len(rows[0]) == 4

@@ -235,6 +235,7 @@ def test_classes_fixture_params_and_grouping(pytester: pytest.Pytester, capsys: 
         def device(request):
             return request.param
 
+        @pytest.mark.pairwise_options("x,flag")  # two columns short of their product: an audit
         @pytest.mark.parametrize("x,flag", [("a", True), ("b", False), ("a", False)])
         class TestThing:
             def test_one(self, x, flag, device):
@@ -271,6 +272,7 @@ def test_option_axes_and_grouped_overrides(pytester: pytest.Pytester, capsys: py
         def test_cases(dtype, atol):
             pass
 
+        @pytest.mark.pairwise_options
         @pytest.mark.parametrize("mode,flag", [("a", True), ("a", False), ("b", True)])
         def test_modes(mode, flag):
             pass
@@ -285,7 +287,7 @@ def test_option_axes_and_grouped_overrides(pytester: pytest.Pytester, capsys: py
     assert cases["axes"] == [
         {"name": "dtype,atol", "kind": "grouped", "size": 3, "source": "parametrize", "table": None}
     ]
-    modes = tests["test_modes"]  # option-like by the automatic rule: 2x2 = 4, 3 pairs of 4
+    modes = tests["test_modes"]  # an option table by its mark: 2x2 = 4, 3 pairs of 4
     assert modes["full_product"] == 4 and cov(modes, 0, 2)["covered"] == 3
 
     _, doc = report_json(capsys, "--strength", "2", "--option-axes", "a,b", "--grouped", "mode,flag")
@@ -547,6 +549,7 @@ def test_odd_parameter_values(pytester: pytest.Pytester, capsys: pytest.CaptureF
         test_odd="""
         import pytest
 
+        @pytest.mark.pairwise_options("cfg,mode")
         @pytest.mark.parametrize("cfg,mode", [([1, 2], "a"), ([3], "b"), ([1, 2], "b")])
         def test_lists(cfg, mode):
             pass

@@ -83,9 +83,10 @@ def test_forced_option_axes_split_a_mark() -> None:
     mark = MarkInfo(("dtype", "atol", "n"), (("fp16", 1e-3, 1), ("bf16", 1e-2, 1), ("fp16", 1e-3, 2)))
     coll = collection([mark], product([mark]))
     test = analyze(coll, strengths=(2,), option_axes=["dtype"]).tests[0]
-    # dtype alone is the table (2 values); atol,n counted by distinct rows: 3
+    # dtype alone is the table (2 values); atol,n ride along with it: fp16 has two variants
+    # of them, so FULL is 2 * 2 (not 2 * 3, the old double count of issue 10)
     assert [t.axes for t in test.tables] == [("dtype",)]
-    assert test.full_product == 2 * 3
+    assert test.full_product == 2 * 2
     assert test.tables[0].at(2) is None  # one axis: no pairs to measure
 
 
@@ -95,3 +96,12 @@ def test_unparametrized_tests_are_counted_apart() -> None:
     assert report.tests == [] and report.unparametrized == 1
     report = analyze(coll, include_unparametrized=True)
     assert [(t.full_product, t.collected) for t in report.tests] == [(1, 1)]
+
+
+def test_forced_option_axes_do_not_multiply_the_rest_of_their_mark() -> None:
+    """Issue 10: ``[dtype:2 bias:2 -> 4/4] x atol:2`` printed FULL 8 for a 4-item product."""
+    rows = (("fp16", True, 1e-3), ("fp16", False, 1e-3), ("bf16", True, 1e-2), ("bf16", False, 1e-2))
+    mark = MarkInfo(("dtype", "bias", "atol"), rows)
+    test = analyze(collection([mark], product([mark])), strengths=(2,), option_axes=["dtype,bias"]).tests[0]
+    assert test.full_product == 4 and test.collected == 4
+    assert any("rides along" in n for n in test.notes)

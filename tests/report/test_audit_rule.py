@@ -1,0 +1,98 @@
+"""The audit of hand-written lists on a suite (issue 10 section 2): case tables are
+grouped axes, marks and pyproject override the rule, constraints audit "the valid
+combinations", repeated rows are noted, and the @pairwise column shows the win."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.report.test_cli_report import by_function, cov, report_json, run
+
+SUITE = """
+import pytest
+
+@pytest.mark.parametrize("x,expected", [(1, 1), (2, 4), (2, 4)])
+def test_square(x, expected):
+    pass
+
+@pytest.mark.parametrize("dtype,quant", [("f16", "fp8"), ("bf16", "fp8"), ("f32", "int8")])
+def test_quant(dtype, quant):
+    pass
+
+@pytest.mark.parametrize("a,b,c", [(True, False, False), (False, True, False), (False, False, True)])
+def test_one_hot(a, b, c):
+    pass
+
+@pytest.mark.parametrize("dtype,bias,fused", [("f16", True, True), ("f16", False, False), ("bf16", True, False)])
+def test_gap(dtype, bias, fused):
+    pass
+
+@pytest.mark.pairwise_cases
+@pytest.mark.parametrize("dtype,bias,fused", [("f16", True, True), ("f16", False, False), ("bf16", True, False)])
+def test_gap_said_cases(dtype, bias, fused):
+    pass
+
+@pytest.mark.pairwise_options("mode,backend", constraints=[lambda mode, backend: backend != "fa3" or mode == "prefill"])
+@pytest.mark.parametrize("mode,backend", [("prefill", "fa2"), ("prefill", "fa3"), ("decode", "fa2")])
+def test_valid_only(mode, backend):
+    pass
+
+@pytest.mark.parametrize("dtype", ["f16", "bf16", "f32"])
+@pytest.mark.parametrize("causal", [True, False])
+@pytest.mark.parametrize("paged", [True, False])
+@pytest.mark.parametrize("softcap", [None, 30.0])
+@pytest.mark.parametrize("n", [1, 7, 64])
+def test_stacked(dtype, causal, paged, softcap, n):
+    pass
+"""
+
+
+def test_default_rule_on_a_suite(pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]) -> None:
+    pytester.makepyfile(test_suite=SUITE)
+    code, doc = report_json(capsys, "--strength", "2", "--fail-under", "100")
+    tests = by_function(doc)
+    for name in ("test_square", "test_quant", "test_one_hot", "test_gap_said_cases"):
+        t = tests[name]
+        assert t["tables"] == [] and t["full_product"] == t["collected"] == 3, name
+        assert [a["kind"] for a in t["axes"]] == ["grouped"], name
+    assert any("repeat an earlier row" in n and "row 2" in n for n in tests["test_square"]["notes"])
+    assert any("case table" in n and "expected" in n for n in tests["test_square"]["notes"])
+    # an incomplete option table is still audited: 3 rows over 2x2x2
+    gap = tests["test_gap"]
+    assert gap["full_product"] == 8 and cov(gap, 0, 2)["covered"] < cov(gap, 0, 2)["coverable"]
+    # the valid combinations audited against their constraint: 3 feasible rows, all pairs
+    valid = tests["test_valid_only"]
+    assert valid["full_product"] == 3 and cov(valid, 0, 2)["percent"] == 100.0
+    assert cov(valid, 0, 2)["infeasible"] == 1
+    # only test_gap is below 100%
+    assert code != 0
+    stacked = tests["test_stacked"]
+    w = stacked["with_pairwise"]
+    assert w["axes"] == ["dtype", "causal", "paged", "softcap"] and w["product"] == 24
+    assert w["rows"] < 24 and w["items"] == 3 * w["rows"] and stacked["full_product"] == 72
+    assert tests["test_square"]["with_pairwise"] is None
+
+
+def test_pairwise_column_in_the_terminal(pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]) -> None:
+    pytester.makepyfile(test_suite=SUITE)
+    _, out, _ = run(capsys, "report", "--strength", "2")
+    assert "@PAIRWISE" in out
+    line = next(ln for ln in out.splitlines() if "test_stacked" in ln)
+    assert "(dtype,causal,paged,softcap)" in line
+
+
+def test_pyproject_says_which_lists_are_cases(pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]) -> None:
+    pytester.makepyfile(test_suite=SUITE)
+    pytester.makepyprojecttoml('[tool.pairwise-param.report]\ncases = ["dtype,bias,fused"]\noptions = ["x,expected"]\n')
+    _, doc = report_json(capsys, "--strength", "2")
+    tests = by_function(doc)
+    assert tests["test_gap"]["tables"] == [] and tests["test_gap"]["full_product"] == 3
+    square = tests["test_square"]
+    assert [tb["axes"] for tb in square["tables"]] == [["x", "expected"]]
+
+
+def test_pyproject_setting_must_be_a_list_of_strings(pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]) -> None:
+    pytester.makepyfile(test_suite=SUITE)
+    pytester.makepyprojecttoml("[tool.pairwise-param.report]\ncases = \"x,expected\"\n")
+    code, _, err = run(capsys, "report")
+    assert code == 2 and "cases must be a list of strings" in err
