@@ -252,7 +252,7 @@ def _pairwise_decorator(cst: Any, params: list[_Param], template: Any, depth: in
 
 
 def _make_transformer(cst: Any, result: Conversion, test: str | None, options: set[str] | None) -> Any:
-    class Transformer(cst.CSTTransformer):
+    class Transformer(cst.CSTTransformer):  # type: ignore[misc]  # libcst is imported lazily, as Any
         def __init__(self) -> None:
             super().__init__()
             self.classes: list[str] = []

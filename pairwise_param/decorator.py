@@ -63,7 +63,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from pairwise_param.constraints import constraint_list
 from pairwise_param.contract import MARK, PLUGIN_FIXTURE
@@ -113,12 +113,12 @@ def _is_int(v: Any) -> bool:
 def _check_strength(value: Any, ctx: _Context) -> int | None:
     if value is not None and not _is_int(value):
         raise _bad("strength", value, ctx)
-    return value  # the range is the model's to check (at collection, with the run's strength)
+    return None if value is None else int(value)  # the range is the model's to check (at collection, with the run's strength)
 
 
 def _check_mode(value: Any, ctx: _Context) -> str | None:
     if value is None or value in ("cover", "full"):
-        return value
+        return None if value is None else str(value)
     if isinstance(value, str):
         raise InvalidArgument(f"mode={value!r} is not a mode; use 'cover' or 'full'", where=ctx.where)
     raise _bad("mode", value, ctx)
@@ -441,7 +441,7 @@ def pairwise(
             error = exc
         else:
             obj = getattr(pytest.mark, MARK)(spec)(obj)
-            return pytest.mark.usefixtures(PLUGIN_FIXTURE)(obj)
+            return cast(F, pytest.mark.usefixtures(PLUGIN_FIXTURE)(obj))
         # raised from here, without our inner frames: the user's decorator line is what counts
         raise error.with_traceback(None)
 

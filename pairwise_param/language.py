@@ -241,7 +241,7 @@ def compile_constraint(spec: Any, known: Mapping[str, list[Any]], *, where: str 
 
 
 # -- expression strings: a whitelist interpreter over ast ------------------------------------
-_CMP = {
+_CMP: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
     ast.Eq: lambda a, b: loose_eq(a, b),
     ast.NotEq: lambda a, b: not loose_eq(a, b),
     ast.Lt: operator.lt,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from pairwise_param.errors import InvalidArgument
 from pairwise_param.report.analyze import cumulative_series
@@ -29,7 +30,7 @@ def _pct(p: float) -> str:
     return "100%" if p >= 100.0 else f"{math.floor(p * 10) / 10:.1f}%"
 
 
-def _figure():  # type: ignore[no-untyped-def]
+def _figure() -> Any:
     try:
         from matplotlib.figure import Figure
     except ImportError:
