@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from pairwise_param.contract import ROW_MARK_FLAG
+
 __all__ = ["CollectedItem", "Collection", "CollectionError", "MarkInfo", "collect"]
 
 
@@ -193,6 +195,8 @@ class _Collector:
             specs: list[Any] = []
             try:
                 for m in item.iter_markers("parametrize"):
+                    if m.kwargs.get(ROW_MARK_FLAG):
+                        continue  # the plugin's one-row mark: the pairwise mark describes the table
                     info = _mark_info(m, self._pset)
                     if info is not None:
                         marks.append(info)
