@@ -186,7 +186,8 @@ def _as_parametrized(argnames: tuple[str, ...], args: tuple[Any, ...], rid: str)
     :data:`~pairwise_param.contract.ROW_MARK_FLAG` so the suite report can
     tell it from the user's own ``parametrize`` marks.
     """
-    return pytest.mark.parametrize(list(argnames), [pytest.param(*args, id=rid)], **{ROW_MARK_FLAG: True})
+    parametrize: Any = pytest.mark.parametrize  # typed for its real keywords; ours is a flag
+    return parametrize(list(argnames), [pytest.param(*args, id=rid)], **{ROW_MARK_FLAG: True})
 
 
 def expand(
