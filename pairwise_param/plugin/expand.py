@@ -196,6 +196,8 @@ def expand(
     """The parametrize plans of a test's ``pairwise`` marks, and what each produced.
     Raises a :class:`~pairwise_param.errors.PairwiseError` naming the test."""
     nodeid = metafunc.definition.nodeid
+    if settings.env_error:
+        raise InvalidArgument(settings.env_error, where=nodeid)
     names = _Names(metafunc)
     specs = [_spec_of(mark, nodeid) for mark in marks]
     for spec in specs:

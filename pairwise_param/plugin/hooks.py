@@ -18,7 +18,10 @@ asserts it).
   parametrized arguments become a collection error whose text is our message.
 * Run-time options: ``--pairwise-mode``, ``--pairwise-strength``,
   ``--pairwise-no-cache``; env ``PAIRWISE_MODE`` / ``PAIRWISE_STRENGTH``; ini
-  ``pairwise_mode`` / ``pairwise_strength``.  Bad values: ``pytest.UsageError``.
+  ``pairwise_mode`` / ``pairwise_strength``.  A bad flag or ini value is a
+  ``pytest.UsageError`` at start-up; a bad environment value is a collection
+  error of each ``@pairwise`` test only (the environment is shared by every
+  pytest run, most of which use no table).
 * A terminal summary line (items, tables, full product, reduction) and a
   list of the t-tuples constraints forbid, per test, once.  Under
   pytest-xdist the workers collect, so each worker sends its numbers through

@@ -101,8 +101,6 @@ def test_strength_raises_and_clamps(suite: pytest.Pytester) -> None:
         ),
         (["--pairwise-strength=0"], {}, "", "*--pairwise-strength='0' is out of range*"),
         (["--pairwise-strength=2.5"], {}, "", "*--pairwise-strength='2.5' is not a strength*"),
-        ([], {"PAIRWISE_MODE": "exhaustive"}, "", "*PAIRWISE_MODE='exhaustive' is not a pairwise mode*"),
-        ([], {"PAIRWISE_STRENGTH": "two"}, "", "*PAIRWISE_STRENGTH='two' is not a strength*"),
         ([], {}, "pairwise_mode = nope", "*pairwise_mode (ini)='nope' is not a pairwise mode*"),
         ([], {}, "pairwise_strength = -1", "*pairwise_strength (ini)='-1' is not a strength*"),
     ],
@@ -122,6 +120,41 @@ def test_bad_values_are_usage_errors(
     result = suite.runpytest(*args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["ERROR: pairwise-param: " + message.lstrip("*")])
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"PAIRWISE_MODE": "exhaustive"}, "PAIRWISE_MODE='exhaustive' is not a pairwise mode"),
+        ({"PAIRWISE_STRENGTH": "two"}, "PAIRWISE_STRENGTH='two' is not a strength"),
+    ],
+)
+def test_bad_env_value_only_matters_where_a_table_is_expanded(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, env: dict, message: str
+) -> None:
+    # was: EVERY pytest run exited 4 (usage error), --help and suites without @pairwise included
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    assert pytester.runpytest("--help").ret == pytest.ExitCode.OK
+    pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    plain = pytester.runpytest("test_plain.py")
+    plain.assert_outcomes(passed=1)
+    assert message not in plain.stdout.str() + plain.stderr.str()
+    pytester.makepyfile(
+        test_pw="""
+        from pairwise_param import pairwise
+
+        @pairwise(a=[1, 2], b=[3, 4])
+        def test_pw(a, b):
+            pass
+        """
+    )
+    result = pytester.runpytest("test_pw.py", "test_plain.py")
+    assert result.ret == pytest.ExitCode.INTERRUPTED  # a collection error
+    result.stdout.fnmatch_lines([f"*test_pw.py::test_pw: environment variable {message}*"])
+    # a flag overrides the environment: no error then
+    flag = "--pairwise-mode=cover" if "MODE" in next(iter(env)) else "--pairwise-strength=2"
+    pytester.runpytest("test_pw.py", flag).assert_outcomes(passed=4)
 
 
 def test_mode_values_are_case_insensitive_and_blank_is_unset(
@@ -184,6 +217,11 @@ def test_resolve_unit() -> None:
     assert (s.strength, s.strength_source) == (3, "pairwise_strength (ini)")
     with pytest.raises(modes.ModeError, match="use an integer >= 1"):
         modes.resolve(flag_strength="٣", environ={})  # non-ASCII digit
+    # a bad environment value is kept for the expansion, never raised here; a flag overrides it
+    s = modes.resolve(environ={"PAIRWISE_MODE": "nope", "PAIRWISE_STRENGTH": "0"})
+    assert "PAIRWISE_MODE='nope'" in s.env_error and "PAIRWISE_STRENGTH='0'" in s.env_error
+    s = modes.resolve(flag_mode="full", flag_strength="3", environ={"PAIRWISE_MODE": "nope", "PAIRWISE_STRENGTH": "0"})
+    assert (s.mode, s.strength, s.env_error) == ("full", 3, "")
 
 
 @pytest.mark.parametrize(
