@@ -13,5 +13,5 @@ hooks module can read them without loading the core).
 __all__ = ["MARK", "PLUGIN_FIXTURE", "ROW_MARK_FLAG"]
 
 MARK = "pairwise"
-PLUGIN_FIXTURE = "pairwise_param_plugin"
+PLUGIN_FIXTURE = "_pairwise_param_plugin"
 ROW_MARK_FLAG = "pairwise_row"

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pairwise_param.contract import MARK
+from pairwise_param.contract import MARK, PLUGIN_FIXTURE
 from pairwise_param.plugin import modes
 
 if TYPE_CHECKING:
@@ -148,9 +148,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_STATE] = _State(settings=settings, use_disk=use_disk)
 
 
-@pytest.fixture
-def pairwise_param_plugin() -> None:
-    """Requested by every ``@pairwise`` test: proves the plugin is loaded."""
+@pytest.fixture(name=PLUGIN_FIXTURE)
+def _plugin_fixture() -> None:
+    """Requested by every ``@pairwise`` test: proves the plugin is loaded.
+    Its name starts with ``_`` so ``pytest --fixtures`` of every project with
+    the package installed does not list it (``-v`` does)."""
     return
 
 

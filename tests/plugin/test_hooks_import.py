@@ -96,7 +96,14 @@ def test_opting_out(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.delenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", raising=False)
     off = pytester.runpytest("-p", "no:pairwise_param", "-q")
     off.assert_outcomes(passed=1, errors=1)  # a decorated test fails loudly without the plugin
-    off.stdout.fnmatch_lines(["*fixture '*pairwise_param_plugin' not found*"])
+    off.stdout.fnmatch_lines(["*fixture '_pairwise_param_plugin' not found*"])
     assert "--pairwise-mode" not in pytester.runpytest("-p", "no:pairwise_param", "--help").stdout.str()
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     assert "--pairwise-mode" not in pytester.runpytest("--help").stdout.str()
+
+
+def test_the_helper_fixture_is_hidden_from_fixtures_unless_verbose(pytester: pytest.Pytester) -> None:
+    # was: `pairwise_param_plugin` listed in every project's `pytest --fixtures`
+    pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    assert "pairwise_param_plugin" not in pytester.runpytest("--fixtures").stdout.str()
+    assert "_pairwise_param_plugin" in pytester.runpytest("--fixtures", "-v").stdout.str()

@@ -389,7 +389,7 @@ def test_without_plugin_fails_loudly(pytester: pytest.Pytester) -> None:
     result.assert_outcomes(passed=4)
     result = pytester.runpytest("-p", "no:pairwise_param")
     assert result.ret != 0
-    result.stdout.fnmatch_lines(["*fixture 'pairwise_param_plugin' not found*"])
+    result.stdout.fnmatch_lines(["*fixture '_pairwise_param_plugin' not found*"])
     # a subprocess: in-process runs share pytest's global registry of known marks
     result = pytester.runpytest_subprocess("-p", "no:pairwise_param", "--strict-markers")
     assert result.ret != 0
