@@ -225,8 +225,8 @@ def _summarize(items: list[pytest.Item], state: _State) -> dict[str, Any]:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     state = session.config.stash.get(_STATE, None)
-    if state is None:
-        return
+    if state is None or not state.records:
+        return  # no @pairwise test was collected: do not walk the (maybe huge) item list
     state.summary = _summarize(session.items, state)
 
 
@@ -265,6 +265,9 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         return
     if getattr(config, "workerinput", None) is not None:
         return
+    verbosity = config.getoption("verbose", 0)
+    if verbosity <= -2 or (verbosity < 0 and config.getoption("collectonly", False)):
+        return  # -qq asks for the bare minimum; a `--co -q` listing is read line by line by tools
     summary = state.summary
     tr = terminalreporter
     if summary["infeasible"]:

@@ -52,7 +52,8 @@ def test_counts_ids_and_pair_coverage(pytester: pytest.Pytester) -> None:
         )
         rows.append(dict(part.split("=") for part in oid.split("-")))
     assert pairs_covered(rows, ["dtype", "padded_a", "bias_mode", "xnorm"])
-    result.stdout.fnmatch_lines(
+    assert "pairwise-param:" not in result.stdout.str()  # silent inside a `--co -q` listing
+    pytester.runpytest("--collect-only").stdout.fnmatch_lines(
         ["pairwise-param: 18 items from 1 table stand for 72 full-product items (4.0x fewer), t=2"]
     )
 
@@ -222,6 +223,7 @@ def test_two_pairwise_tables_multiply(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("--collect-only", "-q")
     rows = len(cover({"a": [0, 1], "b": [0, 1], "c": [0, 1]}))
     assert len(collected(result)) == rows * 4
+    result = pytester.runpytest("--collect-only")
     result.stdout.fnmatch_lines(
         [f"pairwise-param: {rows * 4} items from 2 tables stand for 32 full-product items*"]
     )
@@ -426,11 +428,41 @@ def test_no_summary_without_pairwise_tests(pytester: pytest.Pytester) -> None:
     assert "pairwise-param:" not in result.stdout.str()
 
 
+def test_summary_is_silent_at_qq_and_in_quiet_listings(pytester: pytest.Pytester) -> None:
+    # was: printed at -qq and inside `--co -q` listings (which tools parse line by line)
+    pytester.makepyfile(KERNEL)
+    line = "pairwise-param: 18 items*"
+    pytester.runpytest("-q").stdout.fnmatch_lines([line])
+    pytester.runpytest("--collect-only").stdout.fnmatch_lines([line])
+    for args in (["-qq"], ["--collect-only", "-q"], ["--collect-only", "-qq"]):
+        result = pytester.runpytest(*args)
+        assert result.ret == 0
+        assert "pairwise-param:" not in result.stdout.str(), args
+
+
+def test_summary_walks_no_item_without_pairwise_tests(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # was: the summary walked every collected item of every suite, @pairwise or not
+    from pairwise_param.plugin import hooks
+
+    walked: list[int] = []
+    real = hooks._summarize
+    monkeypatch.setattr(hooks, "_summarize", lambda items, state: walked.append(len(items)) or real(items, state))
+    pytester.makepyfile(test_plain="import pytest\n@pytest.mark.parametrize('n', range(50))\ndef test_plain(n):\n    pass\n")
+    pytester.runpytest("-q").assert_outcomes(passed=50)
+    assert walked == []
+    pytester.makepyfile(test_k=KERNEL)
+    pytester.runpytest("-q").assert_outcomes(passed=68)
+    assert walked == [68]
+
+
 def test_deselection_counts_only_selected_items(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(KERNEL)
     result = pytester.runpytest("-k", "bf16", "--collect-only", "-q")
     ids = collected(result)
     assert len(ids) == 9
+    result = pytester.runpytest("-k", "bf16", "-q")
     result.stdout.fnmatch_lines(["pairwise-param: 9 items from 1 table stand for 36 full-product items*"])
 
 
