@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pairwise_param.contract import MARK, PLUGIN_FIXTURE
+from pairwise_param.contract import MARK, PLUGIN_FIXTURE, ROW_MARK_FLAG
 from pairwise_param.plugin import modes
 
 if TYPE_CHECKING:
@@ -180,6 +180,42 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         raise pytest.Collector.CollectError(message)
     for argnames, params, indirect in plans:
         metafunc.parametrize(argnames, params, indirect=indirect)
+
+
+# -- per-row data for CI tools ---------------------------------------------------------
+_ROW_SHOWN = pytest.StashKey[bool]()
+#: prefix of the JUnit XML properties, and the key of the report section, of a row's values
+ROW_PROPERTY_PREFIX = "pairwise."
+ROW_SECTION = "pairwise-param row"
+
+
+def row_values(item: pytest.Item) -> list[tuple[str, str]]:
+    """(argument name, value label) of the item's ``@pairwise`` rows, in table order
+    (read from the one-row ``parametrize`` marks that the expansion puts on each item)."""
+    from pairwise_param.values import value_label
+
+    out: list[tuple[str, str]] = []
+    for mark in reversed(list(item.iter_markers("parametrize"))):
+        if mark.kwargs.get(ROW_MARK_FLAG):
+            out.extend((name, value_label(v)) for name, v in zip(mark.args[0], mark.args[1][0].values))
+    return out
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Record the row's axis values where CI tools read them: JUnit XML
+    properties (``record_property`` style: ``pairwise.<axis>``) and a report
+    section (shown with a failure; in every report's ``sections``), so
+    dashboards can group failures by option value.  Once per item (reruns)."""
+    state = item.config.stash.get(_STATE, None)
+    if state is None or not state.records or item.stash.get(_ROW_SHOWN, False):
+        return  # no @pairwise test in this session: no per-item work
+    item.stash[_ROW_SHOWN] = True
+    values = row_values(item)
+    if not values:
+        return
+    item.user_properties.extend((ROW_PROPERTY_PREFIX + name, text) for name, text in values)
+    item.add_report_section("setup", ROW_SECTION, "".join(f"{name} = {text}\n" for name, text in values))
 
 
 # -- reporting ---------------------------------------------------------------------

@@ -559,3 +559,40 @@ def test_pytest_param_in_axis_bad_shapes_are_clear_errors(pytester: pytest.Pytes
     result = pytester.runpytest("-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.stdout.fnmatch_lines(["*axis 'dtype': pytest.param('a', 'b') gives 2 values*"])
+
+
+def test_row_values_as_junit_properties_and_report_sections(pytester: pytest.Pytester) -> None:
+    # dashboards group failures by option value: each row's axis values are JUnit XML
+    # properties and a report section (the user's own parametrize values are not ours)
+    import xml.etree.ElementTree as ET
+
+    pytester.makepyfile(
+        test_rows="""
+        import pytest
+        from pairwise_param import pairwise
+
+        @pairwise(dtype=["fp16", "bf16"], bias=[0, 1])
+        @pytest.mark.parametrize("n", [7])
+        def test_rows(dtype, bias, n):
+            assert not (dtype == "bf16" and bias == 1)
+        """
+    )
+    result = pytester.runpytest("--junitxml=out.xml", "-p", "no:randomly")
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(["*Captured pairwise-param row setup*", "dtype = bf16", "bias = 1"])
+    cases = ET.parse(pytester.path / "out.xml").getroot().iter("testcase")
+    props = {
+        c.get("name"): [(p.get("name"), p.get("value")) for p in c.iter("property")] for c in cases
+    }
+    assert props["test_rows[dtype=bf16-bias=1-7]"] == [("pairwise.dtype", "bf16"), ("pairwise.bias", "1")]
+    assert len(props) == 4 and all(len(v) == 2 for v in props.values())
+
+
+def test_no_row_data_without_pairwise_tests(pytester: pytest.Pytester) -> None:
+    import xml.etree.ElementTree as ET
+
+    pytester.makepyfile("import pytest\n@pytest.mark.parametrize('n', [1])\ndef test_p(n):\n    assert 0\n")
+    result = pytester.runpytest("--junitxml=out.xml")
+    result.assert_outcomes(failed=1)
+    assert "pairwise-param row" not in result.stdout.str()
+    assert not list(ET.parse(pytester.path / "out.xml").getroot().iter("property"))
