@@ -229,6 +229,10 @@ def collect(
     collector = _Collector(prog)
     args = [
         *paths,
+        # the report lists tests in the suite's own order, whatever plugins are installed:
+        # pytest-randomly would shuffle the collection (a no-op where it is absent)
+        "-p",
+        "no:randomly",
         *pytest_args,
         "--collect-only",
         "-qq",
