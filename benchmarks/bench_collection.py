@@ -131,11 +131,17 @@ def collect(path: Path, *extra: str) -> tuple[float, str]:
     return dt, out.stdout
 
 
-def cpu_ms(path: Path, *extra: str) -> float:
-    """CPU milliseconds (user + system) of one ``pytest -q`` process in ``path``."""
+def cpu_ms(path: Path, *extra: str, pycache: Path | None = None) -> float:
+    """CPU milliseconds (user + system) of one ``pytest -q`` process in ``path``.
+    ``pycache``: an empty directory to look for bytecode in, and never write it
+    (every module is compiled, as on a first run); else bytecode is cached."""
     env = dict(os.environ)
-    for name in ("PAIRWISE_MODE", "PAIRWISE_STRENGTH", "PYTEST_ADDOPTS", "PYTEST_PLUGINS"):
+    for name in ("PAIRWISE_MODE", "PAIRWISE_STRENGTH", "PYTEST_ADDOPTS", "PYTEST_PLUGINS",
+                 "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX"):
         env.pop(name, None)
+    if pycache is not None:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env["PYTHONPYCACHEPREFIX"] = str(pycache)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *extra],
@@ -148,29 +154,34 @@ def cpu_ms(path: Path, *extra: str) -> float:
 
 
 def fixed_cost(repeat: int) -> dict[str, float]:
-    """Median CPU ms per process of a suite with no ``@pairwise`` test, plugin on / off."""
+    """Median CPU ms per process of a suite with no ``@pairwise`` test: plugin on / off,
+    bytecode cached / not cached (4 variants, interleaved)."""
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
+        root = Path(tmp) / "suite"
+        root.mkdir()
+        empty = Path(tmp) / "no-pycache"
+        empty.mkdir()
         (root / "pytest.ini").write_text("[pytest]\n")
         (root / "test_plain.py").write_text("def test_plain():\n    pass\n")
-        cpu_ms(root)  # warm the bytecode caches of both variants
+        cpu_ms(root)  # write the bytecode caches of both variants
         cpu_ms(root, "-p", "no:pairwise_param")
-        on: list[float] = []
-        off: list[float] = []
-        for _ in range(repeat):  # interleaved, so drifts hit both alike
-            on.append(cpu_ms(root))
-            off.append(cpu_ms(root, "-p", "no:pairwise_param"))
-    return {"on": statistics.median(on), "off": statistics.median(off)}
+        times: dict[str, list[float]] = {"on": [], "off": [], "on-nopyc": [], "off-nopyc": []}
+        for _ in range(repeat):  # interleaved, so drifts hit every variant alike
+            times["on"].append(cpu_ms(root))
+            times["off"].append(cpu_ms(root, "-p", "no:pairwise_param"))
+            times["on-nopyc"].append(cpu_ms(root, pycache=empty))
+            times["off-nopyc"].append(cpu_ms(root, "-p", "no:pairwise_param", pycache=empty))
+    return {k: statistics.median(v) for k, v in times.items()}
 
 
 def print_fixed_cost(repeat: int) -> None:
     got = fixed_cost(repeat)
     print(f"Fixed cost per pytest process, a suite without @pairwise (CPU ms, median of {repeat} interleaved runs)\n")
-    print("| plugin | CPU ms / process |")
-    print("|---|---|")
-    print(f"| on (entry point) | {got['on']:.1f} |")
-    print(f"| off (`-p no:pairwise_param`) | {got['off']:.1f} |")
-    print(f"| **cost of the plugin** | **{got['on'] - got['off']:+.1f}** |")
+    print("| bytecode | plugin on | `-p no:pairwise_param` | **cost of the plugin** |")
+    print("|---|---|---|---|")
+    for label, sfx in (("cached", ""), ("not cached", "-nopyc")):
+        on, off = got["on" + sfx], got["off" + sfx]
+        print(f"| {label} | {on:.1f} | {off:.1f} | **{on - off:+.1f}** |")
 
 
 def items_of(stdout: str) -> list[str]:
@@ -213,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(pw / ".pytest_cache", ignore_errors=True)
             return collect(pw)[0]
 
-        times = {"plain": [], "cold": [], "warm": [], "off": []}
+        times: dict[str, list[float]] = {"plain": [], "cold": [], "warm": [], "off": []}
         for _ in range(args.repeat):  # interleaved, so drifts hit every variant alike
             times["plain"].append(collect(plain)[0])
             times["off"].append(collect(plain, "-p", "no:pairwise_param")[0])

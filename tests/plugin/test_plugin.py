@@ -4,6 +4,7 @@ composition with pytest's own features, collection errors, the summary line."""
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 
@@ -346,7 +347,9 @@ def test_reserved_option_used_as_axis_is_a_clear_error(pytester: pytest.Pytester
     out = result.stdout.str()
     assert "in test_err::test_e: 'strength' is an option of @pairwise, not an axis" in out
     assert "pass it in the mapping: @pairwise({'strength': [1, 2]}, ...)" in out
-    assert "@pairwise(a=[1, 2], strength=[1, 2])" in out  # the user's line is shown
+    # the user's line is shown; Python 3.10 places a decorator's error on the `def` line
+    user_line = "@pairwise(a=[1, 2], strength=[1, 2])" if sys.version_info >= (3, 11) else "def test_e(a, strength):"
+    assert f"test_err.py:{3 if sys.version_info >= (3, 11) else 4}: in <module>" in out and user_line in out
     assert "decorator.py" not in out and "constraints.py" not in out and "covering.py" not in out
 
 
