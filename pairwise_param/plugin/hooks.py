@@ -31,12 +31,11 @@ asserts it).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pairwise_param.contract import MARK, PLUGIN_FIXTURE, ROW_MARK_FLAG
+from pairwise_param.contract import MARK, PLUGIN_FIXTURE
 from pairwise_param.plugin import modes
 
 if TYPE_CHECKING:
@@ -46,13 +45,18 @@ _STATE = pytest.StashKey["_State"]()
 _WORKER_KEY = "pairwise_param"
 
 
-@dataclass
 class _State:
-    settings: modes.Settings
-    use_disk: bool
-    tables: Any = None  # pairwise_param.plugin.tables.TableCache, created on first use
-    records: dict[str, list[Record]] = field(default_factory=dict)
-    summary: dict[str, Any] | None = None
+    """The session's state (a plain class: a dataclass costs about a millisecond
+    to define, in every pytest run)."""
+
+    __slots__ = ("records", "settings", "summary", "tables", "use_disk")
+
+    def __init__(self, settings: modes.Settings, use_disk: bool) -> None:
+        self.settings = settings
+        self.use_disk = use_disk
+        self.tables: Any = None  # pairwise_param.plugin.tables.TableCache, created on first use
+        self.records: dict[str, list[Record]] = {}
+        self.summary: dict[str, Any] | None = None
 
     def tables_for(self, config: pytest.Config) -> Any:
         """The session's table cache, created on first use (it imports the engine's side)."""
@@ -184,23 +188,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 # -- per-row data for CI tools ---------------------------------------------------------
 _ROW_SHOWN = pytest.StashKey[bool]()
-#: prefix of the JUnit XML properties, and the key of the report section, of a row's values
-ROW_PROPERTY_PREFIX = "pairwise."
-ROW_SECTION = "pairwise-param row"
-
-
-def row_values(item: pytest.Item) -> list[tuple[str, str]]:
-    """(argument name, value label) of the item's ``@pairwise`` rows, in table order
-    (read from the one-row ``parametrize`` marks that the expansion puts on each item)."""
-    from pairwise_param.values import value_label
-
-    out: list[tuple[str, str]] = []
-    for mark in reversed(list(item.iter_markers("parametrize"))):
-        if mark.kwargs.get(ROW_MARK_FLAG):
-            out.extend((name, value_label(v)) for name, v in zip(mark.args[0], mark.args[1][0].values))
-    return out
-
-
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Record the row's axis values where CI tools read them: JUnit XML
@@ -211,6 +198,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     if state is None or not state.records or item.stash.get(_ROW_SHOWN, False):
         return  # no @pairwise test in this session: no per-item work
     item.stash[_ROW_SHOWN] = True
+    from pairwise_param.plugin.summary import ROW_PROPERTY_PREFIX, ROW_SECTION, row_values
+
     values = row_values(item)
     if not values:
         return
@@ -220,43 +209,9 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 # -- reporting ---------------------------------------------------------------------
 def _summarize(items: list[pytest.Item], state: _State) -> dict[str, Any]:
-    per_test: dict[str, int] = {}
-    for item in items:
-        name = getattr(item, "originalname", None)
-        parent = item.parent
-        if name is None or parent is None:
-            continue
-        base = f"{parent.nodeid}::{name}"
-        if base in state.records:
-            per_test[base] = per_test.get(base, 0) + 1
-    n_items = 0
-    n_tables = 0
-    stand_for = 0.0
-    strengths: set[int] = set()
-    modes_used: set[str] = set()
-    infeasible: list[list[Any]] = []
-    for base, count in per_test.items():
-        recs = state.records[base]
-        factor = 1.0
-        for r in recs:
-            factor *= r.full / r.rows
-            strengths.add(r.strength)
-            modes_used.add(r.mode)
-            if r.infeasible:
-                infeasible.append([base, r.n_infeasible, r.infeasible])
-        n_items += count
-        n_tables += len(recs)
-        stand_for += count * factor
-    stats = dict(state.tables.stats) if state.tables is not None else {"built": 0, "disk": 0, "memo": 0}
-    return {
-        "items": n_items,
-        "tables": n_tables,
-        "full": round(stand_for),
-        "strengths": sorted(strengths),
-        "modes": sorted(modes_used),
-        "infeasible": infeasible,
-        "cache": stats,
-    }
+    from pairwise_param.plugin.summary import summarize
+
+    return summarize(items, state.records, state.tables)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -282,19 +237,6 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
         state.summary = summary
 
 
-def summary_line(summary: dict[str, Any]) -> str:
-    items, full = summary["items"], summary["full"]
-    ts = summary["strengths"]
-    t = f"t={ts[0]}" if len(ts) == 1 else f"t={ts[0]}..{ts[-1]}"
-    mode = "" if summary["modes"] == ["cover"] else f", mode={'+'.join(summary['modes'])}"
-    ratio = full / items if items else 1.0
-    tables = summary["tables"]
-    return (
-        f"pairwise-param: {items} item{'s' if items != 1 else ''} from {tables} table{'s' if tables != 1 else ''} "
-        f"stand for {full} full-product items ({ratio:.1f}x fewer), {t}{mode}"
-    )
-
-
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     state = config.stash.get(_STATE, None)
     if state is None or not state.summary or not state.summary["items"]:
@@ -310,6 +252,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         tr.write_sep("-", "pairwise-param: t-tuples forbidden by constraints (not covered)", yellow=True)
         for base, n, text in summary["infeasible"]:
             tr.write_line(f"{base}: {n} tuple{'s' if n != 1 else ''}: {text}", yellow=True)
+    from pairwise_param.plugin.summary import summary_line
+
     line = summary_line(summary)
     if config.getoption("verbose", 0) > 0:
         c = summary["cache"]

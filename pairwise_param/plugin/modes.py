@@ -29,7 +29,7 @@ run-time settings can only make a test more thorough, never less:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = [
     "ENV_MODE",
@@ -52,9 +52,12 @@ class ModeError(ValueError):
     """A run-time option has a bad value (the plugin reports a usage error)."""
 
 
-@dataclass(frozen=True)
-class Settings:
-    """The run-time settings of a session, with where each came from."""
+class Settings(NamedTuple):
+    """The run-time settings of a session, with where each came from.
+
+    A ``NamedTuple`` (immutable, like a frozen dataclass): pytest imports this
+    module in every run, and a frozen dataclass costs about a millisecond to
+    define (it compiles its methods)."""
 
     mode: str = "cover"
     strength: int | None = None  # None: each test's own (else the model's default)
