@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -107,3 +108,17 @@ def test_the_helper_fixture_is_hidden_from_fixtures_unless_verbose(pytester: pyt
     pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
     assert "pairwise_param_plugin" not in pytester.runpytest("--fixtures").stdout.str()
     assert "_pairwise_param_plugin" in pytester.runpytest("--fixtures", "-v").stdout.str()
+
+
+def test_a_whole_run_without_pairwise_tests_loads_only_the_hooks(tmp_path: Path) -> None:
+    # the fixed cost of every pytest run: no summary, engine, expansion or values module
+    (tmp_path / "test_plain.py").write_text("def test_plain():\n    pass\n")
+    code = (
+        "import sys, json, pytest; "
+        f"rc = pytest.main(['-q', '-p', 'no:cacheprovider', {str(tmp_path)!r}]); "
+        "print(); print(json.dumps([int(rc), sorted(m for m in sys.modules if m.startswith('pairwise_param'))]))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path)
+    rc, loaded = json.loads(out.stdout.strip().splitlines()[-1])
+    assert rc == 0
+    assert set(loaded) == HOOKS_IMPORTS
