@@ -13,9 +13,22 @@ It then times ``pytest --collect-only -q`` on each, as the median of
 * pairwise, warm: the decorated suite with the tables in the cache.
 
 Overhead = pairwise - plain.  Targets: <= 0.2 s warm, <= 1 s cold, for the
-whole suite.  Prints a Markdown table on stdout; run::
+whole suite.
 
-    python benchmarks/bench_collection.py [--tests 100] [--repeat 7]
+Fixed cost: what the plugin costs EVERY pytest process of an environment
+where the package is installed, most of which use no ``@pairwise`` test.
+A one-test suite without any pairwise mark is run with the plugin on and
+with ``-p no:pairwise_param``, interleaved, ``--fixed-repeat`` times each; the
+CPU time (user + system) of each child process is read from
+``getrusage(RUSAGE_CHILDREN)``, which wall time on a shared 2-core machine
+cannot give.  ``--fixed-only`` measures only that, and imports nothing of
+pairwise_param in this process, so the same script measures any installed
+version (``/path/to/other/venv/bin/python benchmarks/bench_collection.py
+--fixed-only``).
+
+Prints Markdown on stdout; run::
+
+    python benchmarks/bench_collection.py [--tests 100] [--repeat 7] [--fixed-repeat 41]
 """
 
 from __future__ import annotations
@@ -23,6 +36,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -117,6 +131,59 @@ def collect(path: Path, *extra: str) -> tuple[float, str]:
     return dt, out.stdout
 
 
+def cpu_ms(path: Path, *extra: str, pycache: Path | None = None) -> float:
+    """CPU milliseconds (user + system) of one ``pytest -q`` process in ``path``.
+    ``pycache``: an empty directory to look for bytecode in, and never write it
+    (every module is compiled, as on a first run); else bytecode is cached."""
+    env = dict(os.environ)
+    for name in ("PAIRWISE_MODE", "PAIRWISE_STRENGTH", "PYTEST_ADDOPTS", "PYTEST_PLUGINS",
+                 "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX"):
+        env.pop(name, None)
+    if pycache is not None:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *extra],
+        cwd=path, env=env, capture_output=True, text=True, check=False,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if out.returncode != 0:
+        raise SystemExit(f"pytest failed in {path}:\n{out.stdout}\n{out.stderr}")
+    return 1000 * ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
+
+
+def fixed_cost(repeat: int) -> dict[str, float]:
+    """Median CPU ms per process of a suite with no ``@pairwise`` test: plugin on / off,
+    bytecode cached / not cached (4 variants, interleaved)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "suite"
+        root.mkdir()
+        empty = Path(tmp) / "no-pycache"
+        empty.mkdir()
+        (root / "pytest.ini").write_text("[pytest]\n")
+        (root / "test_plain.py").write_text("def test_plain():\n    pass\n")
+        cpu_ms(root)  # write the bytecode caches of both variants
+        cpu_ms(root, "-p", "no:pairwise_param")
+        times: dict[str, list[float]] = {"on": [], "off": [], "on-nopyc": [], "off-nopyc": []}
+        for _ in range(repeat):  # interleaved, so drifts hit every variant alike
+            times["on"].append(cpu_ms(root))
+            times["off"].append(cpu_ms(root, "-p", "no:pairwise_param"))
+            times["on-nopyc"].append(cpu_ms(root, pycache=empty))
+            times["off-nopyc"].append(cpu_ms(root, "-p", "no:pairwise_param", pycache=empty))
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
+def print_fixed_cost(repeat: int) -> None:
+    got = fixed_cost(repeat)
+    print(f"Fixed cost per pytest process, a suite without @pairwise (CPU ms, median of {repeat} interleaved runs)\n")
+    print("| bytecode | plugin on | `-p no:pairwise_param` | **cost of the plugin** |")
+    print("|---|---|---|---|")
+    for label, sfx in (("cached", ""), ("not cached", "-nopyc")):
+        on, off = got["on" + sfx], got["off" + sfx]
+        print(f"| {label} | {on:.1f} | {off:.1f} | **{on - off:+.1f}** |")
+
+
 def items_of(stdout: str) -> list[str]:
     return [line for line in stdout.splitlines() if "::" in line]
 
@@ -137,7 +204,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tests", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--fixed-repeat", type=int, default=41)
+    parser.add_argument("--fixed-only", action="store_true", help="measure only the fixed cost per process")
     args = parser.parse_args(argv)
+    if args.fixed_only:
+        print_fixed_cost(args.fixed_repeat)
+        return 0
     specs = make_specs(args.tests)
     engine_s = engine_time(specs)
     with tempfile.TemporaryDirectory() as tmp:
@@ -152,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(pw / ".pytest_cache", ignore_errors=True)
             return collect(pw)[0]
 
-        times = {"plain": [], "cold": [], "warm": [], "off": []}
+        times: dict[str, list[float]] = {"plain": [], "cold": [], "warm": [], "off": []}
         for _ in range(args.repeat):  # interleaved, so drifts hit every variant alike
             times["plain"].append(collect(plain)[0])
             times["off"].append(collect(plain, "-p", "no:pairwise_param")[0])
@@ -178,7 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     row("plain parametrize (same items)", "plain", None)
     row("@pairwise, warm cache", "warm", 0.2)
     row("@pairwise, cold cache", "cold", 1.0)
-    print(f"\nEngine alone, all {args.tests} tables in one process (no cache): {engine_s:.3f} s")
+    print(f"\nEngine alone, all {args.tests} tables in one process (no cache): {engine_s:.3f} s\n")
+    print_fixed_cost(args.fixed_repeat)
     return 0
 
 

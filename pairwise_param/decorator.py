@@ -38,9 +38,9 @@ A test may carry several ``pairwise`` marks (stacked decorators, or one on the
 class and one on the method): their tables multiply, and they must not share
 an argument name.
 
-It also adds ``pytest.mark.usefixtures("pairwise_param_plugin")``: the plugin
+It also adds ``pytest.mark.usefixtures("_pairwise_param_plugin")``: the plugin
 defines that (empty) fixture, so a run without the plugin
-(``-p no:pairwise_param``) fails loudly with "fixture 'pairwise_param_plugin'
+(``-p no:pairwise_param``) fails loudly with "fixture '_pairwise_param_plugin'
 not found" instead of silently running nothing (with ``--strict-markers`` the
 unknown ``pairwise`` mark fails collection already).
 

@@ -417,7 +417,16 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
         return ExitCode.OK
     _check_report_args(args)
     show_progress = args.progress if args.progress is not None else _isatty(err)
-    collection = _collect(args, pytest_args, err, show_progress)
+    try:
+        collection = _collect(args, pytest_args, err, show_progress)
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("pytest", "_pytest"):
+            raise
+        # the core has no dependency on pytest; report is the one command that needs it
+        raise _UsageError(
+            f"report collects the suite with pytest, which this Python ({sys.executable}) cannot "
+            "import; install it there: pip install pytest  (or: pip install 'pairwise-param[pytest]')"
+        ) from None
     if collection is None:
         return ExitCode.COLLECTION_ERROR
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from pairwise_param.contract import ROW_MARK_FLAG
 from pairwise_param.decorator import PairwiseSpec
 from pairwise_param.errors import AxisCollision, InvalidArgument
 from pairwise_param.model import Model
@@ -164,9 +165,29 @@ def _params(spec: PairwiseSpec, model: Model, table: Table, nodeid: str) -> list
     params = []
     for row, rid in zip(table.rows, ids):
         values = model.decode(row)
+        args = tuple(values[n] for n in argnames)
         row_marks = [m for a, v in enumerate(row) if v in extra[a] for m in extra[a][v][0]]
-        params.append(pytest.param(*(values[n] for n in argnames), id=rid, marks=row_marks))
+        params.append(pytest.param(*args, id=rid, marks=[*row_marks, _as_parametrized(argnames, args, rid)]))
     return params
+
+
+def _as_parametrized(argnames: tuple[str, ...], args: tuple[Any, ...], rid: str) -> Any:
+    """A ``parametrize`` mark describing this one row, put on its item only.
+
+    Our rows come from ``metafunc.parametrize``, which leaves no mark, so to
+    other plugins the items looked unparametrized.  Hypothesis's plugin keys
+    the example database by the item's node id, and allows a class method to
+    run on several instances (``differing_executors``), only for items that
+    carry a ``parametrize`` mark: without it every row of a ``@pairwise`` +
+    ``@given`` test shared one database key (one row's saved failure was
+    deleted by the next row) and a method failed the health check.  The mark
+    is applied after parametrization (per-param marks go to the item, never to
+    the function), so pytest does not expand it again; it carries
+    :data:`~pairwise_param.contract.ROW_MARK_FLAG` so the suite report can
+    tell it from the user's own ``parametrize`` marks.
+    """
+    parametrize: Any = pytest.mark.parametrize  # typed for its real keywords; ours is a flag
+    return parametrize(list(argnames), [pytest.param(*args, id=rid)], **{ROW_MARK_FLAG: True})
 
 
 def expand(
@@ -175,6 +196,8 @@ def expand(
     """The parametrize plans of a test's ``pairwise`` marks, and what each produced.
     Raises a :class:`~pairwise_param.errors.PairwiseError` naming the test."""
     nodeid = metafunc.definition.nodeid
+    if settings.env_error:
+        raise InvalidArgument(settings.env_error, where=nodeid)
     names = _Names(metafunc)
     specs = [_spec_of(mark, nodeid) for mark in marks]
     for spec in specs:

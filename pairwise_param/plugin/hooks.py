@@ -18,7 +18,10 @@ asserts it).
   parametrized arguments become a collection error whose text is our message.
 * Run-time options: ``--pairwise-mode``, ``--pairwise-strength``,
   ``--pairwise-no-cache``; env ``PAIRWISE_MODE`` / ``PAIRWISE_STRENGTH``; ini
-  ``pairwise_mode`` / ``pairwise_strength``.  Bad values: ``pytest.UsageError``.
+  ``pairwise_mode`` / ``pairwise_strength``.  A bad flag or ini value is a
+  ``pytest.UsageError`` at start-up; a bad environment value is a collection
+  error of each ``@pairwise`` test only (the environment is shared by every
+  pytest run, most of which use no table).
 * A terminal summary line (items, tables, full product, reduction) and a
   list of the t-tuples constraints forbid, per test, once.  Under
   pytest-xdist the workers collect, so each worker sends its numbers through
@@ -28,12 +31,11 @@ asserts it).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pairwise_param.contract import MARK
+from pairwise_param.contract import MARK, PLUGIN_FIXTURE
 from pairwise_param.plugin import modes
 
 if TYPE_CHECKING:
@@ -43,13 +45,18 @@ _STATE = pytest.StashKey["_State"]()
 _WORKER_KEY = "pairwise_param"
 
 
-@dataclass
 class _State:
-    settings: modes.Settings
-    use_disk: bool
-    tables: Any = None  # pairwise_param.plugin.tables.TableCache, created on first use
-    records: dict[str, list[Record]] = field(default_factory=dict)
-    summary: dict[str, Any] | None = None
+    """The session's state (a plain class: a dataclass costs about a millisecond
+    to define, in every pytest run)."""
+
+    __slots__ = ("records", "settings", "summary", "tables", "use_disk")
+
+    def __init__(self, settings: modes.Settings, use_disk: bool) -> None:
+        self.settings = settings
+        self.use_disk = use_disk
+        self.tables: Any = None  # pairwise_param.plugin.tables.TableCache, created on first use
+        self.records: dict[str, list[Record]] = {}
+        self.summary: dict[str, Any] | None = None
 
     def tables_for(self, config: pytest.Config) -> Any:
         """The session's table cache, created on first use (it imports the engine's side)."""
@@ -155,9 +162,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_STATE] = _State(settings=settings, use_disk=use_disk)
 
 
-@pytest.fixture
-def pairwise_param_plugin() -> None:
-    """Requested by every ``@pairwise`` test: proves the plugin is loaded."""
+@pytest.fixture(name=PLUGIN_FIXTURE)
+def _plugin_fixture() -> None:
+    """Requested by every ``@pairwise`` test: proves the plugin is loaded.
+    Its name starts with ``_`` so ``pytest --fixtures`` of every project with
+    the package installed does not list it (``-v`` does)."""
     return
 
 
@@ -187,51 +196,38 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize(argnames, params, indirect=indirect)
 
 
+# -- per-row data for CI tools ---------------------------------------------------------
+_ROW_SHOWN = pytest.StashKey[bool]()
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Record the row's axis values where CI tools read them: JUnit XML
+    properties (``record_property`` style: ``pairwise.<axis>``) and a report
+    section (shown with a failure; in every report's ``sections``), so
+    dashboards can group failures by option value.  Once per item (reruns)."""
+    state = item.config.stash.get(_STATE, None)
+    if state is None or not state.records or item.stash.get(_ROW_SHOWN, False):
+        return  # no @pairwise test in this session: no per-item work
+    item.stash[_ROW_SHOWN] = True
+    from pairwise_param.plugin.summary import ROW_PROPERTY_PREFIX, ROW_SECTION, row_values
+
+    values = row_values(item)
+    if not values:
+        return
+    item.user_properties.extend((ROW_PROPERTY_PREFIX + name, text) for name, text in values)
+    item.add_report_section("setup", ROW_SECTION, "".join(f"{name} = {text}\n" for name, text in values))
+
+
 # -- reporting ---------------------------------------------------------------------
 def _summarize(items: list[pytest.Item], state: _State) -> dict[str, Any]:
-    per_test: dict[str, int] = {}
-    for item in items:
-        name = getattr(item, "originalname", None)
-        parent = item.parent
-        if name is None or parent is None:
-            continue
-        base = f"{parent.nodeid}::{name}"
-        if base in state.records:
-            per_test[base] = per_test.get(base, 0) + 1
-    n_items = 0
-    n_tables = 0
-    stand_for = 0.0
-    strengths: set[int] = set()
-    modes_used: set[str] = set()
-    infeasible: list[list[Any]] = []
-    for base, count in per_test.items():
-        recs = state.records[base]
-        factor = 1.0
-        for r in recs:
-            factor *= r.full / r.rows
-            strengths.add(r.strength)
-            modes_used.add(r.mode)
-            if r.infeasible:
-                infeasible.append([base, r.n_infeasible, r.infeasible])
-        n_items += count
-        n_tables += len(recs)
-        stand_for += count * factor
-    stats = dict(state.tables.stats) if state.tables is not None else {"built": 0, "disk": 0, "memo": 0}
-    return {
-        "items": n_items,
-        "tables": n_tables,
-        "full": round(stand_for),
-        "strengths": sorted(strengths),
-        "modes": sorted(modes_used),
-        "infeasible": infeasible,
-        "cache": stats,
-    }
+    from pairwise_param.plugin.summary import summarize
+
+    return summarize(items, state.records, state.tables)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     state = session.config.stash.get(_STATE, None)
-    if state is None:
-        return
+    if state is None or not state.records:
+        return  # no @pairwise test was collected: do not walk the (maybe huge) item list
     state.summary = _summarize(session.items, state)
 
 
@@ -251,31 +247,23 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
         state.summary = summary
 
 
-def summary_line(summary: dict[str, Any]) -> str:
-    items, full = summary["items"], summary["full"]
-    ts = summary["strengths"]
-    t = f"t={ts[0]}" if len(ts) == 1 else f"t={ts[0]}..{ts[-1]}"
-    mode = "" if summary["modes"] == ["cover"] else f", mode={'+'.join(summary['modes'])}"
-    ratio = full / items if items else 1.0
-    tables = summary["tables"]
-    return (
-        f"pairwise-param: {items} item{'s' if items != 1 else ''} from {tables} table{'s' if tables != 1 else ''} "
-        f"stand for {full} full-product items ({ratio:.1f}x fewer), {t}{mode}"
-    )
-
-
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     state = config.stash.get(_STATE, None)
     if state is None or not state.summary or not state.summary["items"]:
         return
     if getattr(config, "workerinput", None) is not None:
         return
+    verbosity = config.getoption("verbose", 0)
+    if verbosity <= -2 or (verbosity < 0 and config.getoption("collectonly", False)):
+        return  # -qq asks for the bare minimum; a `--co -q` listing is read line by line by tools
     summary = state.summary
     tr = terminalreporter
     if summary["infeasible"]:
         tr.write_sep("-", "pairwise-param: t-tuples forbidden by constraints (not covered)", yellow=True)
         for base, n, text in summary["infeasible"]:
             tr.write_line(f"{base}: {n} tuple{'s' if n != 1 else ''}: {text}", yellow=True)
+    from pairwise_param.plugin.summary import summary_line
+
     line = summary_line(summary)
     if config.getoption("verbose", 0) > 0:
         c = summary["cache"]

@@ -11,6 +11,9 @@ Precedence: command-line flag > environment variable (``PAIRWISE_MODE``,
 unset at every level.  Parsing is strict: anything else than ``cover`` /
 ``full`` (case-insensitive, surrounding blanks ignored), or a strength that is
 not a plain decimal integer >= 1, is an error naming where the value came from.
+A bad flag or ini value raises at once; a bad environment value (that no flag
+overrides) is kept in :attr:`Settings.env_error` and raised by the plugin only
+where a ``@pairwise`` table is expanded.
 
 Per test (see :func:`effective`): settings on the decorator are floors, the
 run-time settings can only make a test more thorough, never less:
@@ -26,7 +29,7 @@ run-time settings can only make a test more thorough, never less:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = [
     "ENV_MODE",
@@ -49,14 +52,22 @@ class ModeError(ValueError):
     """A run-time option has a bad value (the plugin reports a usage error)."""
 
 
-@dataclass(frozen=True)
-class Settings:
-    """The run-time settings of a session, with where each came from."""
+class Settings(NamedTuple):
+    """The run-time settings of a session, with where each came from.
+
+    A ``NamedTuple`` (immutable, like a frozen dataclass): pytest imports this
+    module in every run, and a frozen dataclass costs about a millisecond to
+    define (it compiles its methods)."""
 
     mode: str = "cover"
     strength: int | None = None  # None: each test's own (else the model's default)
     mode_source: str = "default"
     strength_source: str = "default"
+    #: A bad environment value, reported where a table is expanded (not at
+    #: start-up): the environment is shared by every pytest run, most of which
+    #: use no ``@pairwise`` table, so it must not break them (``pytest --help``
+    #: included).  Flags and ini values are the run's own: they fail fast.
+    env_error: str = ""
 
 
 def parse_mode(text: str, source: str) -> str:
@@ -97,11 +108,17 @@ def resolve(
 ) -> Settings:
     """Combine the three sources (flag > env > ini) into :class:`Settings`."""
     env = environ if environ is not None else {}
+    env_errors: list[str] = []
     mode, mode_source = "cover", "default"
     got = _pick(flag_mode, env.get(ENV_MODE), ini_mode, ("--pairwise-mode", ENV_MODE, "pairwise_mode (ini)"))
     if got is not None:
-        mode = parse_mode(got[0], got[1])
-        mode_source = got[1]
+        try:
+            mode = parse_mode(got[0], got[1])
+            mode_source = got[1]
+        except ModeError as exc:
+            if got[1] != ENV_MODE:
+                raise
+            env_errors.append(str(exc))
     strength: int | None = None
     strength_source = "default"
     got = _pick(
@@ -111,9 +128,17 @@ def resolve(
         ("--pairwise-strength", ENV_STRENGTH, "pairwise_strength (ini)"),
     )
     if got is not None:
-        strength = parse_strength(got[0], got[1])
-        strength_source = got[1]
-    return Settings(mode, strength, mode_source, strength_source)
+        try:
+            strength = parse_strength(got[0], got[1])
+            strength_source = got[1]
+        except ModeError as exc:
+            if got[1] != ENV_STRENGTH:
+                raise
+            env_errors.append(str(exc))
+    env_error = ""
+    if env_errors:
+        env_error = f"environment variable {'; '.join(env_errors)} (unset it, or override it with the flag)"
+    return Settings(mode, strength, mode_source, strength_source, env_error)
 
 
 def effective(

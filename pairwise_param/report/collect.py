@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from pairwise_param.contract import ROW_MARK_FLAG
+
 __all__ = ["AuditMark", "CollectedItem", "Collection", "CollectionError", "MarkInfo", "collect"]
 
 #: The marks that tell the audit what a hand-written list is (registered by the plugin).
@@ -223,6 +225,8 @@ class _Collector:
             specs: list[Any] = []
             try:
                 for m in item.iter_markers("parametrize"):
+                    if m.kwargs.get(ROW_MARK_FLAG):
+                        continue  # the plugin's one-row mark: the pairwise mark describes the table
                     info = _mark_info(m, self._pset)
                     if info is not None:
                         marks.append(info)
@@ -259,6 +263,10 @@ def collect(
     collector = _Collector(prog)
     args = [
         *paths,
+        # the report lists tests in the suite's own order, whatever plugins are installed:
+        # pytest-randomly would shuffle the collection (a no-op where it is absent)
+        "-p",
+        "no:randomly",
         *pytest_args,
         "--collect-only",
         "-qq",

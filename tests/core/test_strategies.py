@@ -115,7 +115,7 @@ def test_pairwise_composes_with_given(pytester: pytest.Pytester) -> None:
             assert len(set(CALLS)) == 6 and len(CALLS) >= 6 * 5
         """
     )
-    result = pytester.runpytest()
+    result = pytester.runpytest("-p", "no:randomly")  # test_zz runs last
     result.assert_outcomes(passed=7)
     result.stdout.fnmatch_lines(["pairwise-param: 6 items from 1 table stand for 24 full-product items*"])
 

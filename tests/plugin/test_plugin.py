@@ -4,6 +4,7 @@ composition with pytest's own features, collection errors, the summary line."""
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 
@@ -52,7 +53,8 @@ def test_counts_ids_and_pair_coverage(pytester: pytest.Pytester) -> None:
         )
         rows.append(dict(part.split("=") for part in oid.split("-")))
     assert pairs_covered(rows, ["dtype", "padded_a", "bias_mode", "xnorm"])
-    result.stdout.fnmatch_lines(
+    assert "pairwise-param:" not in result.stdout.str()  # silent inside a `--co -q` listing
+    pytester.runpytest("--collect-only").stdout.fnmatch_lines(
         ["pairwise-param: 18 items from 1 table stand for 72 full-product items (4.0x fewer), t=2"]
     )
 
@@ -222,6 +224,7 @@ def test_two_pairwise_tables_multiply(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("--collect-only", "-q")
     rows = len(cover({"a": [0, 1], "b": [0, 1], "c": [0, 1]}))
     assert len(collected(result)) == rows * 4
+    result = pytester.runpytest("--collect-only")
     result.stdout.fnmatch_lines(
         [f"pairwise-param: {rows * 4} items from 2 tables stand for 32 full-product items*"]
     )
@@ -243,7 +246,7 @@ def test_constraints_include_and_infeasible_listing(pytester: pytest.Pytester) -
             assert not (dtype == "fp32" and bias == 2)
         """
     )
-    result = pytester.runpytest("-v")
+    result = pytester.runpytest("-v", "-p", "no:randomly")  # the listing is in collection order
     assert result.ret == 0
     ids = [line for line in result.outlines if "PASSED" in line]
     assert "dtype=bf16-bias=1-x=True" in ids[0]
@@ -344,7 +347,9 @@ def test_reserved_option_used_as_axis_is_a_clear_error(pytester: pytest.Pytester
     out = result.stdout.str()
     assert "in test_err::test_e: 'strength' is an option of @pairwise, not an axis" in out
     assert "pass it in the mapping: @pairwise({'strength': [1, 2]}, ...)" in out
-    assert "@pairwise(a=[1, 2], strength=[1, 2])" in out  # the user's line is shown
+    # the user's line is shown; Python 3.10 places a decorator's error on the `def` line
+    user_line = "@pairwise(a=[1, 2], strength=[1, 2])" if sys.version_info >= (3, 11) else "def test_e(a, strength):"
+    assert f"test_err.py:{3 if sys.version_info >= (3, 11) else 4}: in <module>" in out and user_line in out
     assert "decorator.py" not in out and "constraints.py" not in out and "covering.py" not in out
 
 
@@ -389,7 +394,7 @@ def test_without_plugin_fails_loudly(pytester: pytest.Pytester) -> None:
     result.assert_outcomes(passed=4)
     result = pytester.runpytest("-p", "no:pairwise_param")
     assert result.ret != 0
-    result.stdout.fnmatch_lines(["*fixture 'pairwise_param_plugin' not found*"])
+    result.stdout.fnmatch_lines(["*fixture '_pairwise_param_plugin' not found*"])
     # a subprocess: in-process runs share pytest's global registry of known marks
     result = pytester.runpytest_subprocess("-p", "no:pairwise_param", "--strict-markers")
     assert result.ret != 0
@@ -426,11 +431,41 @@ def test_no_summary_without_pairwise_tests(pytester: pytest.Pytester) -> None:
     assert "pairwise-param:" not in result.stdout.str()
 
 
+def test_summary_is_silent_at_qq_and_in_quiet_listings(pytester: pytest.Pytester) -> None:
+    # was: printed at -qq and inside `--co -q` listings (which tools parse line by line)
+    pytester.makepyfile(KERNEL)
+    line = "pairwise-param: 18 items*"
+    pytester.runpytest("-q").stdout.fnmatch_lines([line])
+    pytester.runpytest("--collect-only").stdout.fnmatch_lines([line])
+    for args in (["-qq"], ["--collect-only", "-q"], ["--collect-only", "-qq"]):
+        result = pytester.runpytest(*args)
+        assert result.ret == 0
+        assert "pairwise-param:" not in result.stdout.str(), args
+
+
+def test_summary_walks_no_item_without_pairwise_tests(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # was: the summary walked every collected item of every suite, @pairwise or not
+    from pairwise_param.plugin import hooks
+
+    walked: list[int] = []
+    real = hooks._summarize
+    monkeypatch.setattr(hooks, "_summarize", lambda items, state: walked.append(len(items)) or real(items, state))
+    pytester.makepyfile(test_plain="import pytest\n@pytest.mark.parametrize('n', range(50))\ndef test_plain(n):\n    pass\n")
+    pytester.runpytest("-q").assert_outcomes(passed=50)
+    assert walked == []
+    pytester.makepyfile(test_k=KERNEL)
+    pytester.runpytest("-q").assert_outcomes(passed=68)
+    assert walked == [68]
+
+
 def test_deselection_counts_only_selected_items(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(KERNEL)
     result = pytester.runpytest("-k", "bf16", "--collect-only", "-q")
     ids = collected(result)
     assert len(ids) == 9
+    result = pytester.runpytest("-k", "bf16", "-q")
     result.stdout.fnmatch_lines(["pairwise-param: 9 items from 1 table stand for 36 full-product items*"])
 
 
@@ -527,3 +562,40 @@ def test_pytest_param_in_axis_bad_shapes_are_clear_errors(pytester: pytest.Pytes
     result = pytester.runpytest("-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.stdout.fnmatch_lines(["*axis 'dtype': pytest.param('a', 'b') gives 2 values*"])
+
+
+def test_row_values_as_junit_properties_and_report_sections(pytester: pytest.Pytester) -> None:
+    # dashboards group failures by option value: each row's axis values are JUnit XML
+    # properties and a report section (the user's own parametrize values are not ours)
+    import xml.etree.ElementTree as ET
+
+    pytester.makepyfile(
+        test_rows="""
+        import pytest
+        from pairwise_param import pairwise
+
+        @pairwise(dtype=["fp16", "bf16"], bias=[0, 1])
+        @pytest.mark.parametrize("n", [7])
+        def test_rows(dtype, bias, n):
+            assert not (dtype == "bf16" and bias == 1)
+        """
+    )
+    result = pytester.runpytest("--junitxml=out.xml", "-p", "no:randomly")
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(["*Captured pairwise-param row setup*", "dtype = bf16", "bias = 1"])
+    cases = ET.parse(pytester.path / "out.xml").getroot().iter("testcase")
+    props = {
+        c.get("name"): [(p.get("name"), p.get("value")) for p in c.iter("property")] for c in cases
+    }
+    assert props["test_rows[dtype=bf16-bias=1-7]"] == [("pairwise.dtype", "bf16"), ("pairwise.bias", "1")]
+    assert len(props) == 4 and all(len(v) == 2 for v in props.values())
+
+
+def test_no_row_data_without_pairwise_tests(pytester: pytest.Pytester) -> None:
+    import xml.etree.ElementTree as ET
+
+    pytester.makepyfile("import pytest\n@pytest.mark.parametrize('n', [1])\ndef test_p(n):\n    assert 0\n")
+    result = pytester.runpytest("--junitxml=out.xml")
+    result.assert_outcomes(failed=1)
+    assert "pairwise-param row" not in result.stdout.str()
+    assert not list(ET.parse(pytester.path / "out.xml").getroot().iter("property"))

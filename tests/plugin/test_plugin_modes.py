@@ -24,7 +24,9 @@ def test_t3(a, b, c, d):
 
 
 def count(result: pytest.RunResult, name: str) -> int:
-    return sum(1 for line in result.outlines if f"::{name}[" in line)
+    """Items of test ``name`` in a ``--collect-only`` listing (``-q`` lists node ids, the
+    default a tree of ``<Function name[id]>``; the summary line shows in the latter only)."""
+    return sum(1 for line in result.outlines if f"::{name}[" in line or f"<Function {name}[" in line)
 
 
 @pytest.fixture
@@ -36,7 +38,7 @@ def suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.
 
 
 def test_default_cover_with_per_test_full(suite: pytest.Pytester) -> None:
-    result = suite.runpytest("--collect-only", "-q")
+    result = suite.runpytest("--collect-only")
     assert count(result, "test_cover") == 6
     assert count(result, "test_always_full") == 6
     assert 8 <= count(result, "test_t3") < 16
@@ -49,7 +51,7 @@ def test_default_cover_with_per_test_full(suite: pytest.Pytester) -> None:
 def test_full_mode_from_each_source(
     suite: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
-    args = ["--collect-only", "-q"]
+    args = ["--collect-only"]
     if how == "flag":
         args.append("--pairwise-mode=full")
     elif how == "env":
@@ -67,25 +69,25 @@ def test_full_mode_from_each_source(
 
 def test_precedence_flag_over_env_over_ini(suite: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     suite.makeini("[pytest]\npairwise_mode = full\npairwise_strength = 1\n")
-    result = suite.runpytest("--collect-only", "-q")
+    result = suite.runpytest("--collect-only")
     assert count(result, "test_cover") == 24  # ini full
     monkeypatch.setenv("PAIRWISE_MODE", "cover")
-    result = suite.runpytest("--collect-only", "-q")
+    result = suite.runpytest("--collect-only")
     # env cover beats ini full; ini strength 1 lowers the default-strength test only
     assert count(result, "test_cover") == 3
     assert 8 <= count(result, "test_t3") < 16  # its own strength=3 is a floor
-    result = suite.runpytest("--collect-only", "-q", "--pairwise-mode=full")
+    result = suite.runpytest("--collect-only", "--pairwise-mode=full")
     assert count(result, "test_cover") == 24  # flag beats env
     monkeypatch.setenv("PAIRWISE_STRENGTH", "3")
-    result = suite.runpytest("--collect-only", "-q", "--pairwise-strength=2")
+    result = suite.runpytest("--collect-only", "--pairwise-strength=2")
     assert count(result, "test_cover") == 6  # flag 2 beats env 3
 
 
 def test_strength_raises_and_clamps(suite: pytest.Pytester) -> None:
-    result = suite.runpytest("--collect-only", "-q", "--pairwise-strength=4")
+    result = suite.runpytest("--collect-only", "--pairwise-strength=4")
     assert count(result, "test_cover") == 24  # t=4 over 4 axes is the full product
     assert count(result, "test_t3") == 16
-    result = suite.runpytest("--collect-only", "-q", "--pairwise-strength=9")
+    result = suite.runpytest("--collect-only", "--pairwise-strength=9")
     assert count(result, "test_cover") == 24  # clamped to the number of axes, not an error
     result.stdout.fnmatch_lines(["pairwise-param: *t=2..4*"])
 
@@ -101,8 +103,6 @@ def test_strength_raises_and_clamps(suite: pytest.Pytester) -> None:
         ),
         (["--pairwise-strength=0"], {}, "", "*--pairwise-strength='0' is out of range*"),
         (["--pairwise-strength=2.5"], {}, "", "*--pairwise-strength='2.5' is not a strength*"),
-        ([], {"PAIRWISE_MODE": "exhaustive"}, "", "*PAIRWISE_MODE='exhaustive' is not a pairwise mode*"),
-        ([], {"PAIRWISE_STRENGTH": "two"}, "", "*PAIRWISE_STRENGTH='two' is not a strength*"),
         ([], {}, "pairwise_mode = nope", "*pairwise_mode (ini)='nope' is not a pairwise mode*"),
         ([], {}, "pairwise_strength = -1", "*pairwise_strength (ini)='-1' is not a strength*"),
     ],
@@ -124,11 +124,46 @@ def test_bad_values_are_usage_errors(
     result.stderr.fnmatch_lines(["ERROR: pairwise-param: " + message.lstrip("*")])
 
 
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"PAIRWISE_MODE": "exhaustive"}, "PAIRWISE_MODE='exhaustive' is not a pairwise mode"),
+        ({"PAIRWISE_STRENGTH": "two"}, "PAIRWISE_STRENGTH='two' is not a strength"),
+    ],
+)
+def test_bad_env_value_only_matters_where_a_table_is_expanded(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, env: dict, message: str
+) -> None:
+    # was: EVERY pytest run exited 4 (usage error), --help and suites without @pairwise included
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    assert pytester.runpytest("--help").ret == pytest.ExitCode.OK
+    pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    plain = pytester.runpytest("test_plain.py")
+    plain.assert_outcomes(passed=1)
+    assert message not in plain.stdout.str() + plain.stderr.str()
+    pytester.makepyfile(
+        test_pw="""
+        from pairwise_param import pairwise
+
+        @pairwise(a=[1, 2], b=[3, 4])
+        def test_pw(a, b):
+            pass
+        """
+    )
+    result = pytester.runpytest("test_pw.py", "test_plain.py")
+    assert result.ret == pytest.ExitCode.INTERRUPTED  # a collection error
+    result.stdout.fnmatch_lines([f"*test_pw.py::test_pw: environment variable {message}*"])
+    # a flag overrides the environment: no error then
+    flag = "--pairwise-mode=cover" if "MODE" in next(iter(env)) else "--pairwise-strength=2"
+    pytester.runpytest("test_pw.py", flag).assert_outcomes(passed=4)
+
+
 def test_mode_values_are_case_insensitive_and_blank_is_unset(
     suite: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PAIRWISE_MODE", "  ")
-    result = suite.runpytest("--collect-only", "-q", "--pairwise-mode= FULL ")
+    result = suite.runpytest("--collect-only", "--pairwise-mode= FULL ")
     assert count(result, "test_cover") == 24
 
 
@@ -141,12 +176,12 @@ def test_native_toml_int_strength(suite: pytest.Pytester) -> None:
     # `pairwise_strength = 3` in [tool.pytest] is a TOML int: pytest refused it ("expects a
     # string, got int"), and a TOML 0 was taken as unset instead of an error
     suite.makepyprojecttoml("[tool.pytest]\npairwise_strength = 3\n")
-    result = suite.runpytest("--collect-only", "-q")
+    result = suite.runpytest("--collect-only")
     assert result.ret == 0, result.stderr.str()
     assert count(result, "test_cover") > 6  # raised from t=2 (6 rows) to t=3
     result.stdout.fnmatch_lines(["pairwise-param: * t=2..3*"])
     suite.makepyprojecttoml("[tool.pytest]\npairwise_strength = 0\n")
-    result = suite.runpytest("--collect-only", "-q")
+    result = suite.runpytest("--collect-only")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["ERROR: pairwise-param: pairwise_strength (ini)='0' is out of range*"])
 
@@ -159,7 +194,7 @@ def test_toml_int_strength_on_every_supported_pytest(suite: pytest.Pytester, sec
     if section == "tool.pytest" and not _native_toml_supported():
         pytest.skip("pytest < 9 reads only [tool.pytest.ini_options]")
     suite.makepyprojecttoml(f"[{section}]\npairwise_strength = 3\n")
-    result = suite.runpytest("--collect-only", "-q")
+    result = suite.runpytest("--collect-only")
     assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
     assert result.ret == 0, result.stderr.str()
     assert count(result, "test_cover") > 6  # raised from t=2 (6 rows) to t=3
@@ -168,7 +203,7 @@ def test_toml_int_strength_on_every_supported_pytest(suite: pytest.Pytester, sec
 
 def test_ini_text_strength_that_is_no_number_is_a_usage_error(suite: pytest.Pytester) -> None:
     suite.makeini("[pytest]\npairwise_strength = three\n")
-    result = suite.runpytest("--collect-only", "-q")
+    result = suite.runpytest("--collect-only")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
     result.stderr.fnmatch_lines(["ERROR: pairwise-param: pairwise_strength (ini)*"])
@@ -184,6 +219,11 @@ def test_resolve_unit() -> None:
     assert (s.strength, s.strength_source) == (3, "pairwise_strength (ini)")
     with pytest.raises(modes.ModeError, match="use an integer >= 1"):
         modes.resolve(flag_strength="٣", environ={})  # non-ASCII digit
+    # a bad environment value is kept for the expansion, never raised here; a flag overrides it
+    s = modes.resolve(environ={"PAIRWISE_MODE": "nope", "PAIRWISE_STRENGTH": "0"})
+    assert "PAIRWISE_MODE='nope'" in s.env_error and "PAIRWISE_STRENGTH='0'" in s.env_error
+    s = modes.resolve(flag_mode="full", flag_strength="3", environ={"PAIRWISE_MODE": "nope", "PAIRWISE_STRENGTH": "0"})
+    assert (s.mode, s.strength, s.env_error) == ("full", 3, "")
 
 
 @pytest.mark.parametrize(

@@ -163,7 +163,7 @@ def ids(result: pytest.RunResult) -> list[str]:
 
 def test_plugin_cold_then_warm(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     pytester.makepyfile(test_suite=SUITE)
-    cold = pytester.runpytest("--collect-only", "-v")
+    cold = pytester.runpytest("--collect-only", "-v", "-p", "no:randomly")  # compared in order
     cold.stdout.fnmatch_lines(["*[[]tables: 2 built, 0 from cache, 1 reused[]]"])
     assert len(entries(pytester)) == 2
     entry = json.loads(entries(pytester)[0].read_text())
@@ -177,13 +177,13 @@ def test_plugin_cold_then_warm(pytester: pytest.Pytester, monkeypatch: pytest.Mo
 
     with monkeypatch.context() as mp:  # (not monkeypatch.undo(): pytester's chdir lives there)
         mp.setattr(engine, "generate", boom)
-        warm = pytester.runpytest("--collect-only", "-v")
+        warm = pytester.runpytest("--collect-only", "-v", "-p", "no:randomly")
     warm.stdout.fnmatch_lines(["*[[]tables: 0 built, 2 from cache, 1 reused[]]"])
     assert ids(warm) == ids(cold)
 
     # a corrupted entry is ignored, rebuilt and rewritten
     entries(pytester)[0].write_text('{"format": 1, "rows": [[0, 0')
-    again = pytester.runpytest("--collect-only", "-v")
+    again = pytester.runpytest("--collect-only", "-v", "-p", "no:randomly")
     again.stdout.fnmatch_lines(["*[[]tables: 1 built, 1 from cache, 1 reused[]]"])
     assert ids(again) == ids(cold)
     json.loads(entries(pytester)[0].read_text())

@@ -1,0 +1,93 @@
+"""The plugin's numbers and per-row data, imported only in a session that
+collected some ``@pairwise`` test (:mod:`pairwise_param.plugin.hooks` stays
+small: pytest imports, and without cached bytecode compiles, it in every run).
+
+* :func:`summarize` and :func:`summary_line` -- the terminal summary line;
+* :func:`row_values` -- a row's axis values, for JUnit XML properties and the
+  report section of each item.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pairwise_param.contract import ROW_MARK_FLAG
+
+if TYPE_CHECKING:
+    import pytest
+
+    from pairwise_param.plugin.expand import Record
+
+__all__ = ["ROW_PROPERTY_PREFIX", "ROW_SECTION", "row_values", "summarize", "summary_line"]
+
+#: prefix of the JUnit XML properties, and the key of the report section, of a row's values
+ROW_PROPERTY_PREFIX = "pairwise."
+ROW_SECTION = "pairwise-param row"
+
+
+def row_values(item: pytest.Item) -> list[tuple[str, str]]:
+    """(argument name, value label) of the item's ``@pairwise`` rows, in table order
+    (read from the one-row ``parametrize`` marks that the expansion puts on each item)."""
+    from pairwise_param.values import value_label
+
+    out: list[tuple[str, str]] = []
+    for mark in reversed(list(item.iter_markers("parametrize"))):
+        if mark.kwargs.get(ROW_MARK_FLAG):
+            out.extend((name, value_label(v)) for name, v in zip(mark.args[0], mark.args[1][0].values))
+    return out
+
+
+def summarize(items: list[Any], records: dict[str, list[Record]], tables: Any) -> dict[str, Any]:
+    """The numbers of the summary line: the items that come from tables (after
+    selection), how many tables, what the full product would run, strengths,
+    modes, the t-tuples constraints forbid, and the table cache's counts."""
+    per_test: dict[str, int] = {}
+    for item in items:
+        name = getattr(item, "originalname", None)
+        parent = item.parent
+        if name is None or parent is None:
+            continue
+        base = f"{parent.nodeid}::{name}"
+        if base in records:
+            per_test[base] = per_test.get(base, 0) + 1
+    n_items = 0
+    n_tables = 0
+    stand_for = 0.0
+    strengths: set[int] = set()
+    modes_used: set[str] = set()
+    infeasible: list[list[Any]] = []
+    for base, count in per_test.items():
+        recs = records[base]
+        factor = 1.0
+        for r in recs:
+            factor *= r.full / r.rows
+            strengths.add(r.strength)
+            modes_used.add(r.mode)
+            if r.infeasible:
+                infeasible.append([base, r.n_infeasible, r.infeasible])
+        n_items += count
+        n_tables += len(recs)
+        stand_for += count * factor
+    stats = dict(tables.stats) if tables is not None else {"built": 0, "disk": 0, "memo": 0}
+    return {
+        "items": n_items,
+        "tables": n_tables,
+        "full": round(stand_for),
+        "strengths": sorted(strengths),
+        "modes": sorted(modes_used),
+        "infeasible": infeasible,
+        "cache": stats,
+    }
+
+
+def summary_line(summary: dict[str, Any]) -> str:
+    items, full = summary["items"], summary["full"]
+    ts = summary["strengths"]
+    t = f"t={ts[0]}" if len(ts) == 1 else f"t={ts[0]}..{ts[-1]}"
+    mode = "" if summary["modes"] == ["cover"] else f", mode={'+'.join(summary['modes'])}"
+    ratio = full / items if items else 1.0
+    tables = summary["tables"]
+    return (
+        f"pairwise-param: {items} item{'s' if items != 1 else ''} from {tables} table{'s' if tables != 1 else ''} "
+        f"stand for {full} full-product items ({ratio:.1f}x fewer), {t}{mode}"
+    )
