@@ -251,3 +251,28 @@ def test_plugin_without_disk_cache(pytester: pytest.Pytester, option: list[str])
         result = pytester.runpytest("--collect-only", "-v", *option)
         result.stdout.fnmatch_lines(["*[[]tables: 2 built, 0 from cache, 1 reused[]]"])
     assert entries(pytester) == []
+
+
+def test_feasible_count_is_exact_above_a_million_combinations() -> None:
+    """Regression (issue 17): a constrained group of 6^8 = 1,679,616
+    combinations was counted as the unconstrained product ("21,261x") while
+    full mode runs 1,287 rows (non-decreasing chains: C(13, 8))."""
+    from math import comb
+
+    names = [f"a{i}" for i in range(8)]
+    chain = [eval(f"lambda {x}, {y}: {x} <= {y}") for x, y in zip(names, names[1:])]
+    m = Model({n: range(6) for n in names}, constraints=chain)
+    assert m.full_product == 1_679_616
+    assert feasible_count(m) == comb(13, 8) == len(full_rows(m)) == 1287
+    # an unconstrained axis multiplies the count
+    m2 = Model({**{n: range(6) for n in names}, "z": [1, 2, 3]}, constraints=chain)
+    assert feasible_count(m2) == 3 * 1287
+
+
+def test_feasible_count_falls_back_to_an_upper_bound_past_the_work_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pairwise_param import product
+
+    m = Model({"a": range(4), "b": range(4), "c": range(2)}, constraints=[lambda a, b: a != b])
+    assert feasible_count(m) == 12 * 2
+    monkeypatch.setattr(product, "COUNT_LIMIT", 3)
+    assert feasible_count(m) == 16 * 2  # the group's unconstrained product, never less
