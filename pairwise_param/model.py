@@ -104,6 +104,14 @@ class Axis:
                 f"got {type(values).__name__} {values!r}",
                 where=where,
             )
+        if isinstance(values, (set, frozenset)):
+            # iteration order follows the hash seed: rows and ids would differ
+            # between processes (pytest -n 2: "Different tests were collected")
+            raise InvalidArgument(
+                f"axis {display!r} values are a {type(values).__name__}, whose order changes from "
+                "process to process; give a list (e.g. sorted(...)) so rows and test ids are stable",
+                where=where,
+            )
         try:
             vals = tuple(values)
         except TypeError:

@@ -280,3 +280,16 @@ def test_repr_and_full_product():
     m = Model({"dtype": [1, 2, 3], "b": [0, 1]})
     assert m.full_product == 6
     assert repr(m) == "Model(dtype[3], b[2], strength=2, constraints=0)"
+
+
+@pytest.mark.parametrize("values", [{"a", "b", "c"}, frozenset({1, 2, 3})], ids=["set", "frozenset"])
+def test_unordered_axis_values_are_refused(values):
+    """Regression (issue 17): a set's order follows PYTHONHASHSEED, so its rows
+    and ids changed between xdist workers ("Different tests were collected")."""
+    from pairwise_param.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument, match=r"axis 'x' values are a (set|frozenset).*give a list"):
+        cover({"x": values, "y": [1, 2]})
+    # an ordered view of a set is fine, and a frozenset is still a valid *value*
+    assert len(cover({"x": sorted(values), "y": [1, 2]})) == 2 * len(values)
+    assert len(cover({"x": [frozenset({1, 2}), frozenset({3})], "y": [1, 2]})) == 4
