@@ -273,7 +273,7 @@ def test_one_format_registry_for_every_command() -> None:
 
 @pytest.mark.parametrize(
     ("extra", "message"),
-    [({"effort": -1}, "effort must be an int >= 0, got effort=-1"), ({"seed": "x"}, "seed must be an int")],
+    [({"effort": -1}, r"effort must be an int >= 0 .*got effort=-1"), ({"seed": "x"}, "seed must be an int")],
 )
 def test_model_file_engine_options_are_checked_by_engine_options(extra: dict, message: str) -> None:
     from pairwise_param.errors import InvalidModel
@@ -290,4 +290,24 @@ def test_cli_engine_options_are_checked_by_engine_options(
     model.write_text('{"axes": {"a": [1, 2], "b": [1, 2]}}')
     code, _, err = run(capsys, "generate", str(model), flag, value)
     assert code == ExitCode.USAGE_ERROR
-    assert f"argument {flag}" in err and ("must be an int" in err)
+    assert f"argument {flag}" in err and ("must be an int" in err or "is no effort level" in err)
+
+
+def test_generate_csv_then_check_is_exact_when_strings_look_like_other_values(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression (issue 17): an axis mixing "true"/true or "1"/1 failed the
+    round trip (50% coverage, exit 1); the writer now quotes the string."""
+    axes = {"flag": ["true", True, False], "n": ["1", 1, '"1"', 2], "s": ["a", "b"]}
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps({"strength": 2, "axes": axes}))
+    code, out, _ = run(capsys, "generate", str(path), "--format", "csv")
+    assert code == 0
+    cells = {c for r in list(csv.reader(io.StringIO(out)))[1:] for c in r}
+    assert {"true", '"true"', "1", '"1"', '"\\"1\\""'} <= cells
+    rows = tmp_path / "rows.csv"
+    rows.write_text(out)
+    code, out, _ = run(capsys, "check", str(path), str(rows), "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["overall"] == 1.0 or doc.get("covered") == doc.get("total"), doc
