@@ -19,9 +19,12 @@ dead-end row and can tell coverable t-tuples from infeasible ones.
 
 from __future__ import annotations
 
+import ast
 import difflib
+import functools
 import inspect
 import itertools
+import linecache
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +50,10 @@ def describe_predicate(pred: Callable[..., Any]) -> str:
     except (TypeError, ValueError):
         params = "..."
     if name == "<lambda>":
+        exact = _lambda_text(pred)
+        if exact is not None:
+            text = " ".join(exact.split())
+            return text if len(text) <= 120 else text[:117] + "..."
         try:
             src = inspect.getsource(pred).strip()
         except (OSError, TypeError):
@@ -73,6 +80,46 @@ def describe_predicate(pred: Callable[..., Any]) -> str:
             return text
         return f"lambda({params})"
     return f"{name}({params})"
+
+
+@functools.lru_cache(maxsize=16)
+def _lambdas(filename: str, text: str) -> tuple[ast.Lambda, ...]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+    return tuple(n for n in ast.walk(tree) if isinstance(n, ast.Lambda))
+
+
+def _lambda_text(pred: Callable[..., Any]) -> str | None:
+    """The exact source of a lambda, told apart from other lambdas on its line
+    by the source positions of its code (several lambdas on one line each get
+    their own text); None when the source is unavailable."""
+    code = getattr(pred, "__code__", None)
+    if code is None:
+        return None
+    text = "".join(linecache.getlines(code.co_filename))
+    if not text:
+        return None
+    params = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
+    spots = [  # (RESUME and RETURN carry no real span: col 0 to 0)
+        (ln, col)
+        for ln, _, col, end in code.co_positions()
+        if ln is not None and col is not None and (col, end) != (0, 0)
+    ]
+    best: ast.Lambda | None = None
+    for node in _lambdas(code.co_filename, text):
+        if node.lineno != code.co_firstlineno or node.end_lineno is None or node.end_col_offset is None:
+            continue
+        args = node.args
+        if [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)] != params:
+            continue
+        start, end = (node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset)
+        if spots and not all(start <= p <= end for p in spots):
+            continue
+        if best is None or (node.end_lineno, node.end_col_offset) < (best.end_lineno or 0, best.end_col_offset or 0):
+            best = node
+    return ast.get_source_segment(text, best) if best is not None else None
 
 
 @dataclass(frozen=True)

@@ -293,3 +293,19 @@ def test_unordered_axis_values_are_refused(values):
     # an ordered view of a set is fine, and a frozenset is still a valid *value*
     assert len(cover({"x": sorted(values), "y": [1, 2]})) == 2 * len(values)
     assert len(cover({"x": [frozenset({1, 2}), frozenset({3})], "y": [1, 2]})) == 4
+
+
+def test_lambdas_sharing_a_source_line_each_get_their_own_label():
+    """Regression (issue 17): every lambda on one line was labelled with the
+    first one's text, so errors named the wrong constraint."""
+    from pairwise_param.errors import InvalidConstraint
+
+    cs = [lambda a, b: a != b, lambda a, c: a < c, lambda b: b > 1, lambda c: 1 // (c - 3)]
+    m = Model({"a": [1, 2], "b": [1, 2, 3], "c": [2, 4]}, constraints=cs[:3])
+    assert [c.label for c in m.constraints] == ["lambda a, b: a != b", "lambda a, c: a < c", "lambda b: b > 1"]
+    with pytest.raises(InvalidConstraint, match=r"constraint lambda c: 1 // \(c - 3\) raised ZeroDivisionError"):
+        Model({"a": [1, 2], "b": [1, 2, 3], "c": [3, 4]}, constraints=cs)
+    nested = lambda x: (lambda y: y + x)  # noqa: E731
+    from pairwise_param.constraints import describe_predicate
+
+    assert describe_predicate(nested(1)) == "lambda y: y + x"
