@@ -37,6 +37,13 @@ __all__ = ["Constraint", "Exclusion", "Feasibility", "bind_constraint", "constra
 #: predicate is almost certainly over-broad (it names axes it does not need).
 MAX_TABULATION = 2_000_000
 
+#: Attribute of a predicate compiled from a declarative rule
+#: (:mod:`pairwise_param.language`): the axis names it reads, in order.  Axis
+#: names need not be Python identifiers (``"bias-mode"``, ``"my axis"``,
+#: ``"if"``), so such predicates carry their names here instead of in a
+#: signature; a Python predicate can only name identifier-safe axes.
+AXIS_NAMES_ATTR = "__pairwise_axes__"
+
 #: Where a parameter name points: (axis index, element index in a grouped axis
 #: or ``None`` for the whole value).
 Binding = tuple[int, "int | None"]
@@ -45,8 +52,9 @@ Binding = tuple[int, "int | None"]
 def describe_predicate(pred: Callable[..., Any]) -> str:
     """A short human label for a predicate: ``name(a, b)`` or the lambda text."""
     name = getattr(pred, "__name__", type(pred).__name__)
+    explicit = getattr(pred, AXIS_NAMES_ATTR, None)
     try:
-        params = ", ".join(inspect.signature(pred).parameters)
+        params = ", ".join(explicit if isinstance(explicit, tuple) else inspect.signature(pred).parameters)
     except (TypeError, ValueError):
         params = "..."
     if name == "<lambda>":
@@ -159,7 +167,10 @@ def constraint_list(constraints: Any, where: str | None = None) -> tuple[Any, ..
     """THE check of a ``constraints=`` argument (``cover()``, ``@pairwise``,
     ``Model``, ``rows()``): a list whose entries are predicates or declarative
     rules (a mapping or an expression string, see :mod:`pairwise_param.language`).
-    A lone predicate, rule or string is an error (a list of one is meant)."""
+    A lone predicate, rule or string is an error (a list of one is meant);
+    ``None`` means none."""
+    if constraints is None:
+        return ()
     if callable(constraints) or isinstance(constraints, (str, bytes, Mapping)):
         raise InvalidArgument(
             f"constraints={constraints!r} must be a list of predicates or rules, "
@@ -205,6 +216,21 @@ def bind_constraint(
             where=where,
         )
     label = describe_predicate(pred)
+    explicit = getattr(pred, AXIS_NAMES_ATTR, None)
+    if isinstance(explicit, tuple):  # a compiled rule: may name axes that are not identifiers
+        for name in explicit:
+            if name not in resolve:
+                close = difflib.get_close_matches(name, list(resolve), n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise UnknownAxis(
+                    f"constraint {label} names unknown axis {name!r}{hint} (axes: {', '.join(axis_names)})",
+                    where=where,
+                )
+        if not explicit:
+            raise InvalidConstraint(f"constraint {label} names no axis", where=where)
+        bindings_ = [resolve[name] for name in explicit]
+        scope_ = tuple(sorted({axis for axis, _ in bindings_}))
+        return Constraint(pred, explicit, tuple(bindings_), scope_, label)
     try:
         sig = inspect.signature(pred)
     except (TypeError, ValueError) as exc:

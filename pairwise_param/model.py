@@ -250,12 +250,16 @@ class Model:
         axes: Mapping[str, Iterable[Any]] | Sequence[tuple[str, Iterable[Any]]],
         *,
         strength: int | None = None,
-        constraints: Iterable[Callable[..., Any] | Mapping[str, Any] | str] = (),
-        include: Iterable[RowLike] = (),
-        sub_models: Iterable[tuple[Sequence[str], int]] = (),
+        constraints: Iterable[Callable[..., Any] | Mapping[str, Any] | str] | None = (),
+        include: Iterable[RowLike] | None = (),
+        sub_models: Iterable[tuple[Sequence[str], int]] | None = (),
         where: str | None = None,
     ) -> None:
         self.where = where
+        # None means none, for each optional list (cover(..., include=None))
+        constraints = () if constraints is None else constraints
+        include = () if include is None else include
+        sub_models = () if sub_models is None else sub_models
         self.axes, self._resolve = self._build_axes(axes)
         n = len(self.axes)
         self.strength = self._check_strength(default_strength(strength, n))

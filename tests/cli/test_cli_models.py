@@ -311,3 +311,70 @@ def test_generate_csv_then_check_is_exact_when_strings_look_like_other_values(
     assert code == 0
     doc = json.loads(out)
     assert doc["overall"] == 1.0 or doc.get("covered") == doc.get("total"), doc
+
+
+_HOSTILE = [
+    ('{"axes": {"a": ' + "[" * 100_000 + "]" * 100_000 + "}}", ".json", "nest too deeply"),
+    ("[axes]\na = " + "[" * 100_000 + "]" * 100_000, ".toml", "nest too deeply"),
+    ('{"axes": {"a": [' + "[" * 40 + "1" + "]" * 40 + ", 2]}}", ".json", "axis 'a': a value nests lists more than 32"),
+    ('{"axes": {"a": [' + "9" * 5000 + ', 1], "b": [1, 2]}}', ".json", "an integer has too many digits"),
+    ("[axes]\na = [" + "9" * 5000 + ", 1]\nb = [1, 2]", ".toml", "an integer has too many digits"),
+    ('{"axes": {"a": [1, 2], "b": [1, 2]}, "constraints": ["' + "not " * 3000 + 'a == 1"]}', ".json",
+     "longer than 10000 characters"),
+    ('{"axes": {"a": [1, 2], "b": [1, 2]}, "constraints": ["' + "not " * 2000 + 'a == 1"]}', ".json",
+     "nests more than 100 levels deep"),
+    ('{"axes": {"a": [1, 2], "b": [1, 2]}, "constraints": ["' + "-" * 3000 + '1 == a"]}', ".json",
+     "nests too deeply to parse"),
+    ('{"axes": {"a": [1, 2], "b": [1, 2]}, "constraints": ["' + "(" * 3000 + "a == 1" + ")" * 3000 + '"]}',
+     ".json", "cannot parse expression"),
+]
+
+
+@pytest.mark.parametrize(("content", "suffix", "message"), _HOSTILE, ids=[
+    "deep-json", "deep-toml", "deep-value", "bigint-json", "bigint-toml", "long-expr", "deep-not", "deep-minus",
+    "deep-parens",
+])
+def test_hostile_model_files_are_usage_errors_not_tracebacks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, suffix: str, message: str
+) -> None:
+    """Regression (issue 17): RecursionError, int-to-str ValueError, and an
+    error echoing kilobytes of expression; now exit 2 naming the file."""
+    path = tmp_path / f"m{suffix}"
+    path.write_text(content)
+    code, out, err = run(capsys, "generate", str(path))
+    assert code == ExitCode.USAGE_ERROR, err
+    assert message in err and str(path) in err and out == ""
+    assert "Traceback" not in err and len(err) < 1000
+
+
+def test_binary_model_and_rows_files_are_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "m.json"
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    code, _, err = run(capsys, "generate", str(path))
+    assert code == ExitCode.USAGE_ERROR and "model file is not UTF-8 text (byte 0xff at offset 0)" in err
+    good = tmp_path / "g.json"
+    good.write_text('{"axes": {"a": [1, 2], "b": [1, 2]}}')
+    rows = tmp_path / "rows.csv"
+    rows.write_bytes(b"a,b\n\xff,1\n")
+    code, _, err = run(capsys, "check", str(good), str(rows))
+    assert code == ExitCode.USAGE_ERROR and "rows file is not UTF-8 text" in err
+
+
+def test_model_files_support_axis_names_that_are_not_identifiers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression (issue 17): `bias-mode`, `my axis`, `if` raised "ValueError:
+    ... is not a valid parameter name" in declarative rules."""
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({
+        "axes": {"bias-mode": [0, 1, 2], "my axis": ["x", "y"], "if": [True, False], "ok": [1, 2]},
+        "constraints": [{"never": {"bias-mode": 2, "if": True}}, {"if": {"my axis": "x"}, "then": {"ok": 1}},
+                        "ok == 1 or ok == 2"],
+    }))
+    code, out, err = run(capsys, "generate", str(path), "--format", "json")
+    assert code == 0, err
+    rows = json.loads(out)["rows"]
+    assert rows and not any(r["bias-mode"] == 2 and r["if"] is True for r in rows)
+    assert not any(r["my axis"] == "x" and r["ok"] != 1 for r in rows)
+    spec = load_model(path)
+    assert measure(spec.model, rows).complete

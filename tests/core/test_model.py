@@ -309,3 +309,26 @@ def test_lambdas_sharing_a_source_line_each_get_their_own_label():
     from pairwise_param.constraints import describe_predicate
 
     assert describe_predicate(nested(1)) == "lambda y: y + x"
+
+
+@pytest.mark.parametrize("option", ["constraints", "include", "sub_models"])
+def test_none_means_none_for_optional_lists(option):
+    """Regression (issue 17): cover(..., include=None) raised a raw TypeError."""
+    axes = {"a": [1, 2], "b": [1, 2, 3]}
+    assert cover(axes, **{option: None}) == cover(axes)
+
+
+def test_axis_names_need_not_be_identifiers():
+    """Regression (issue 17): declarative rules over `bias-mode`, `my axis` or
+    `if` raised "ValueError: ... is not a valid parameter name".  Such axes
+    are supported; Python predicates (and expressions) can only name the
+    identifier-safe ones."""
+    from pairwise_param.errors import UnknownAxis
+
+    axes = {"bias-mode": [0, 1], "my axis": [1, 2], "if": [1, 2], "ok": [0, 1]}
+    t = cover(axes, constraints=[{"never": {"bias-mode": 1, "if": 2}}, lambda ok: ok in (0, 1), "ok != 2"])
+    assert t.model.constraints[0].label == "never bias-mode=1, if=2(bias-mode, if)"
+    assert not any(r["bias-mode"] == 1 and r["if"] == 2 for r in t)
+    assert measure(t.model, list(t)).complete
+    with pytest.raises(UnknownAxis, match="unknown axis 'my_axis'; did you mean 'my axis'"):
+        cover(axes, constraints=[{"never": {"my_axis": 1}}])
