@@ -45,7 +45,7 @@ def junit_counts(path: Path) -> dict[str, float]:
 def log_counts(path: Path) -> dict[str, float]:
     """Lower-bound counts from pytest's ``-q`` progress lines (a run killed by its cap)."""
     text = path.read_text(errors="replace") if path.exists() else ""
-    progress = "".join(m.group(1) for m in re.finditer(r"^([.sFExX]+)\s*(\[\s*\d+%\])?$", text, re.M))
+    progress = "".join(m.group(1) for m in re.finditer(r"^([.sFExX]+)\s*(\[\s*\d+%\])?$", text, re.MULTILINE))
     return {"passed": progress.count("."), "failed": progress.count("F"), "skipped": progress.count("s"),
             "errors": progress.count("E"), "pytest_s": float("nan"), "case_s": float("nan")}
 

@@ -305,7 +305,7 @@ def test_lambdas_sharing_a_source_line_each_get_their_own_label():
     assert [c.label for c in m.constraints] == ["lambda a, b: a != b", "lambda a, c: a < c", "lambda b: b > 1"]
     with pytest.raises(InvalidConstraint, match=r"constraint lambda c: 1 // \(c - 3\) raised ZeroDivisionError"):
         Model({"a": [1, 2], "b": [1, 2, 3], "c": [3, 4]}, constraints=cs)
-    nested = lambda x: (lambda y: y + x)  # noqa: E731
+    nested = lambda x: (lambda y: y + x)
     from pairwise_param.constraints import describe_predicate
 
     assert describe_predicate(nested(1)) == "lambda y: y + x"

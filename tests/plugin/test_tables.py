@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -260,7 +261,7 @@ def test_feasible_count_is_exact_above_a_million_combinations() -> None:
     from math import comb
 
     names = [f"a{i}" for i in range(8)]
-    chain = [eval(f"lambda {x}, {y}: {x} <= {y}") for x, y in zip(names, names[1:])]
+    chain = [eval(f"lambda {x}, {y}: {x} <= {y}") for x, y in itertools.pairwise(names)]
     m = Model({n: range(6) for n in names}, constraints=chain)
     assert m.full_product == 1_679_616
     assert feasible_count(m) == comb(13, 8) == len(full_rows(m)) == 1287
