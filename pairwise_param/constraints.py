@@ -25,6 +25,7 @@ import functools
 import inspect
 import itertools
 import linecache
+import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -103,6 +104,12 @@ def _lambda_text(pred: Callable[..., Any]) -> str | None:
     """The exact source of a lambda, told apart from other lambdas on its line
     by the source positions of its code (several lambdas on one line each get
     their own text); None when the source is unavailable."""
+    found = _lambda_node(pred)
+    return ast.get_source_segment(found[0], found[1]) if found is not None else None
+
+
+def _lambda_node(pred: Callable[..., Any]) -> tuple[str, ast.Lambda] | None:
+    """(file text, the lambda's AST node), or None (see :func:`_lambda_text`)."""
     code = getattr(pred, "__code__", None)
     if code is None:
         return None
@@ -127,7 +134,66 @@ def _lambda_text(pred: Callable[..., Any]) -> str | None:
             continue
         if best is None or (node.end_lineno, node.end_col_offset) < (best.end_lineno or 0, best.end_col_offset or 0):
             best = node
-    return ast.get_source_segment(text, best) if best is not None else None
+    return (text, best) if best is not None else None
+
+
+def _predicate_tree(pred: Callable[..., Any]) -> ast.AST | None:
+    """The AST of a Python predicate (a lambda or a def), or None."""
+    if getattr(pred, AXIS_NAMES_ATTR, None) is not None:
+        return None  # a compiled rule: checked by the language itself
+    if getattr(pred, "__name__", "") == "<lambda>":
+        found = _lambda_node(pred)
+        return found[1] if found is not None else None
+    try:
+        return ast.parse(textwrap.dedent(inspect.getsource(pred)))
+    except (OSError, TypeError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def never_equal_constants(c: Constraint, values: Sequence[Sequence[Any]]) -> list[str]:
+    """Comparisons in a Python predicate that can never hold: ``param ==``
+    (``!=``, ``in``, ``not in``) a literal that no value of the parameter's
+    axis equals (Python ``==``, what the predicate itself does).  Each is a
+    likely typo (``dtype == "fp61"``) that constrains nothing; the model warns
+    (:class:`~pairwise_param.errors.PairwiseWarning`).  Best effort: needs the
+    source, sees only literals."""
+    tree = _predicate_tree(c.predicate)
+    if tree is None:
+        return []
+    pools: dict[str, list[Any]] = {}
+    for param, (axis, element) in zip(c.params, c.bindings):
+        vals = values[axis]
+        pools[param] = list(vals) if element is None else [v[element] for v in vals]
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        for lhs, op, rhs in zip([node.left, *node.comparators], node.ops, node.comparators):
+            if isinstance(rhs, ast.Name) and not isinstance(lhs, ast.Name) and isinstance(op, (ast.Eq, ast.NotEq)):
+                lhs, rhs = rhs, lhs
+            if not (isinstance(lhs, ast.Name) and lhs.id in pools):
+                continue
+            try:
+                literal = ast.literal_eval(rhs)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                continue
+            if isinstance(op, (ast.Eq, ast.NotEq)):
+                targets = [literal]
+            elif isinstance(op, (ast.In, ast.NotIn)) and isinstance(literal, (list, tuple, set, frozenset)):
+                targets = list(literal)
+            else:
+                continue
+            for t in targets:
+                if not any(_equal(v, t) for v in pools[lhs.id]):
+                    found.append(f"{lhs.id} vs {t!r}")
+    return found
+
+
+def _equal(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - an odd __eq__ (a tensor) means we cannot tell: say equal
+        return True
 
 
 @dataclass(frozen=True)

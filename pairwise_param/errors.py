@@ -23,6 +23,7 @@ __all__ = [
     "InvalidInclude",
     "InvalidModel",
     "PairwiseError",
+    "PairwiseWarning",
     "RowOutsideModel",
     "StrengthError",
     "UnhashableValue",
@@ -116,3 +117,9 @@ class AxisCollision(PairwiseError, ValueError):
     """An axis collides with something else: a test argument it does not
     match, another ``parametrize`` of the same name, a fixture, or an option of
     the decorator."""
+
+
+class PairwiseWarning(UserWarning):
+    """Something is probably wrong but the model can still be built: e.g. a
+    Python predicate compares an axis with a constant none of its values
+    equals (``lambda dtype: dtype != "fp61"``), so that test constrains nothing."""

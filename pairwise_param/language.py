@@ -170,7 +170,7 @@ class _Cond:
 
 def _condition(spec: Any, known: Mapping[str, list[Any]], where: str | None) -> _Cond:
     if isinstance(spec, str):
-        return _expression(spec, where)
+        return _expression(spec, where, known)
     if isinstance(spec, list):  # any of several conditions
         if not spec:
             raise InvalidConstraint("an empty list of conditions", where=where)
@@ -203,7 +203,7 @@ def compile_constraint(spec: Any, known: Mapping[str, list[Any]], *, where: str 
     expression string (every row matches).
     """
     if isinstance(spec, str):
-        body = _expression(spec, where)
+        body = _expression(spec, where, known)
         label = spec
         names = body.names
         test = body.test
@@ -270,7 +270,51 @@ def _short(text: str, limit: int = 80) -> str:
     return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
 
 
-def _expression(text: str, where: str | None) -> _Cond:
+_NO_LITERAL = object()
+
+
+def _literal(node: ast.AST) -> Any:
+    """The constant a node spells (``2``, ``-2``, ``'fp16'``, ``true``, a list
+    of constants as a tuple), or ``_NO_LITERAL``."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in ("true", "false"):
+        return node.id == "true"
+    if (
+        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant)
+        and isinstance(node.operand.value, (int, float)) and not isinstance(node.operand.value, bool)
+    ):
+        return -node.operand.value
+    if isinstance(node, (ast.List, ast.Tuple)):
+        items = [_literal(e) for e in node.elts]
+        return _NO_LITERAL if any(i is _NO_LITERAL for i in items) else tuple(items)
+    return _NO_LITERAL
+
+
+def _check_comparison(
+    left: ast.AST, op: ast.cmpop, right: ast.AST, known: Mapping[str, list[Any]], where: str | None
+) -> None:
+    """One rule for expressions and declarative rules: comparing an axis with
+    a value it does not hold is an error (``dtype == 'fp61'`` is a typo that
+    would constrain nothing), as is an order bound none of its values compares with."""
+    if isinstance(right, ast.Name) and not isinstance(left, ast.Name):  # 2 == a: the same as a == 2
+        left, right = right, left
+        op = {ast.Lt: ast.Gt(), ast.LtE: ast.GtE(), ast.Gt: ast.Lt(), ast.GtE: ast.LtE()}.get(type(op), op)
+    if not isinstance(left, ast.Name) or left.id in ("true", "false"):
+        return
+    value = _literal(right)
+    if value is _NO_LITERAL:
+        return
+    if isinstance(op, (ast.Eq, ast.NotEq)):
+        _check_known(left.id, [value], known, where)
+    elif isinstance(op, (ast.In, ast.NotIn)) and isinstance(value, tuple):
+        _check_known(left.id, value, known, where)
+    elif isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+        key = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}[type(op)]
+        _check_comparable(left.id, key, value, known, where)
+
+
+def _expression(text: str, where: str | None, known: Mapping[str, list[Any]] | None = None) -> _Cond:
     if len(text) > MAX_EXPRESSION_CHARS:
         raise InvalidConstraint(
             f"expression {_short(text)} is longer than {MAX_EXPRESSION_CHARS} characters; "
@@ -329,6 +373,10 @@ def _expression(text: str, where: str | None) -> _Cond:
                         f"operator {type(op).__name__} is not allowed in {_short(text)}", where=where
                     )
                 ops.append((fn, compile_node(comp)))
+            if known is not None:
+                lefts = [node.left, *node.comparators]
+                for lhs, op, rhs in zip(lefts, node.ops, node.comparators):
+                    _check_comparison(lhs, op, rhs, known, where)
 
             def compare(row: Mapping[str, Any]) -> bool:
                 a = left(row)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,7 @@ from pairwise_param.constraints import (
     bind_constraint,
     constraint_list,
     merge_exclusions,
+    never_equal_constants,
     tabulate,
 )
 from pairwise_param.errors import (
@@ -35,10 +37,12 @@ from pairwise_param.errors import (
     InvalidArgument,
     InvalidInclude,
     PairwiseError,
+    PairwiseWarning,
     StrengthError,
     UnhashableValue,
     UnknownAxis,
     UnsatisfiableConstraints,
+    where_prefix,
 )
 from pairwise_param.values import loose_eq, stable_label, value_key, value_label
 
@@ -380,7 +384,19 @@ class Model:
                 except PairwiseError as exc:
                     raise type(exc)(f"constraints[{i}]: {exc.detail}", where=self.where) from None
             predicates.append(c)
-        return tuple(bind_constraint(p, self._resolve, self.names, self.where) for p in predicates)
+        bound = tuple(bind_constraint(p, self._resolve, self.names, self.where) for p in predicates)
+        values = [a.values for a in self.axes]
+        for c in bound:
+            for hit in never_equal_constants(c, values):
+                name, _, const = hit.partition(" vs ")
+                warnings.warn(
+                    PairwiseWarning(
+                        f"{where_prefix(self.where)}constraint {c.label} compares {name!r} with {const}, "
+                        f"which no value of its axis equals: that comparison never holds (a typo?)"
+                    ),
+                    stacklevel=4,
+                )
+        return bound
 
     def _check_satisfiable(self) -> None:
         feas = self.feasibility

@@ -326,9 +326,51 @@ def test_axis_names_need_not_be_identifiers():
     from pairwise_param.errors import UnknownAxis
 
     axes = {"bias-mode": [0, 1], "my axis": [1, 2], "if": [1, 2], "ok": [0, 1]}
-    t = cover(axes, constraints=[{"never": {"bias-mode": 1, "if": 2}}, lambda ok: ok in (0, 1), "ok != 2"])
+    t = cover(axes, constraints=[{"never": {"bias-mode": 1, "if": 2}}, lambda ok: ok in (0, 1), "ok in [0, 1]"])
     assert t.model.constraints[0].label == "never bias-mode=1, if=2(bias-mode, if)"
     assert not any(r["bias-mode"] == 1 and r["if"] == 2 for r in t)
     assert measure(t.model, list(t)).complete
     with pytest.raises(UnknownAxis, match="unknown axis 'my_axis'; did you mean 'my axis'"):
         cover(axes, constraints=[{"never": {"my_axis": 1}}])
+
+
+@pytest.mark.parametrize(
+    ("rule", "message"),
+    [
+        ("dtype == 'fp61'", "axis 'dtype' has no value 'fp61'"),
+        ("not (dtype == 'fp32' and b in [2, 5])", "axis 'b' has no value 5"),
+        ("3 == b", "axis 'b' has no value 3"),
+        ("b < 'x'", "axis 'b': lt 'x' compares with none of its values"),
+        ({"never": {"dtype": "fp61"}}, "axis 'dtype' has no value 'fp61'"),  # the same rule, declarative
+    ],
+)
+def test_a_value_no_axis_holds_is_an_error_in_expressions_too(rule, message):
+    """Regression (issue 17): `dtype == 'fp61'` in an expression was accepted
+    and constrained nothing, while the same typo in a declarative rule was an error."""
+    from pairwise_param.errors import InvalidConstraint
+
+    with pytest.raises(InvalidConstraint, match=message):
+        cover({"dtype": ["fp16", "fp32"], "b": [0, 1, 2]}, constraints=[rule])
+    assert len(cover({"dtype": ["fp16", "fp32"], "b": [0, 1, 2]}, constraints=["dtype != 'fp16' or b in [0, 1]"])) == 5
+
+
+def _no_fp32_big(dtype, b):
+    return not (dtype == "fp32" and b in (2, 9))
+
+
+def test_python_predicates_comparing_with_a_constant_no_value_equals_warn():
+    from pairwise_param.errors import PairwiseWarning
+
+    axes = {"dtype": ["fp16", "fp32"], "b": [0, 1, 2]}
+    with pytest.warns(PairwiseWarning, match=r"compares 'dtype' with 'fp61', which no value of its axis equals"):
+        cover(axes, constraints=[lambda dtype, b: not (dtype == "fp61" and b == 2)])
+    with pytest.warns(PairwiseWarning, match=r"_no_fp32_big\(dtype, b\) compares 'b' with 9"):
+        cover(axes, constraints=[_no_fp32_big])
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        # Python's ==: True == 1 holds, so this is no typo; names and non-literals are not judged
+        cover({"flag": [True, False], "b": [0, 1]}, constraints=[lambda flag: flag != 1, lambda b: b in (0, 1)])
+        limit = 7
+        cover(axes, constraints=[lambda b: b != limit])
