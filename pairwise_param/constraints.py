@@ -30,13 +30,36 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pairwise_param.errors import InvalidArgument, InvalidConstraint, UnknownAxis
+from pairwise_param.errors import ConstraintsTooHard, InvalidArgument, InvalidConstraint, UnknownAxis
 
 __all__ = ["Constraint", "Exclusion", "Feasibility", "bind_constraint", "constraint_list", "describe_predicate"]
 
 #: Largest product of a constraint's scope sizes we tabulate.  Beyond this the
 #: predicate is almost certainly over-broad (it names axes it does not need).
 MAX_TABULATION = 2_000_000
+
+#: Search work (exclusion look-ups of value checks, counted before they run) one
+#: feasibility question may take before the model is refused as too hard
+#: (:class:`ConstraintsTooHard`: a bounded-time failure, a few seconds,
+#: instead of an exponential wait: a 12-axis pigeonhole model did not finish
+#: in 5 minutes).  Real kernel models need a few thousand.
+MAX_SEARCH_NODES = 2_000_000
+
+
+class _TooHard(Exception):
+    """Internal: the search step budget ran out."""
+
+
+def too_hard(axes: str, where: str | None = None) -> ConstraintsTooHard:
+    """The one message of a model whose constraints exceed the search budget."""
+    return ConstraintsTooHard(
+        f"deciding whether the constraints over axes {axes} can all hold took more than "
+        f"{MAX_SEARCH_NODES:,} search steps; simplify them: fewer axes per group of linked "
+        "constraints, fewer values, or one constraint instead of many pairwise ones "
+        "(all-different over many axes is a pigeonhole problem)",
+        where=where,
+    )
+
 
 #: Attribute of a predicate compiled from a declarative rule
 #: (:mod:`pairwise_param.language`): the axis names it reads, in order.  Axis
@@ -435,6 +458,7 @@ class Feasibility:
             a: c for c, comp in enumerate(self.components) for a in comp
         }
         self._memo: dict[tuple[int, tuple[int | None, ...]], bool] = {}
+        self._nodes = 0
 
     @property
     def constrained(self) -> bool:
@@ -515,7 +539,11 @@ class Feasibility:
             if not dom:
                 return False
             domains[a] = dom
-        return self._search(work, domains)
+        self._nodes = 0
+        try:
+            return self._search(work, domains)
+        except _TooHard:
+            raise too_hard(", ".join(f"#{a}" for a in comp)) from None
 
     def _consistent(self, axis: int, value: int, work: Mapping[int, int]) -> bool:
         for k in self.by_axis[axis]:
@@ -538,6 +566,10 @@ class Feasibility:
             return True
         axis = min(domains, key=lambda a: (len(domains[a]), a))
         rest = {a: d for a, d in domains.items() if a != axis}
+        # work, counted before it runs (an upper bound): exclusion look-ups of the value checks below
+        self._nodes += 1 + len(domains[axis]) * sum(len(d) * len(self.by_axis[a]) for a, d in rest.items())
+        if self._nodes > MAX_SEARCH_NODES:
+            raise _TooHard
         for value in domains[axis]:
             work[axis] = value
             pruned: dict[int, list[int]] = {}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 __all__ = [
     "AxisCollision",
+    "ConstraintsTooHard",
     "DuplicateAxis",
     "DuplicateValue",
     "EmptyAxis",
@@ -100,6 +101,12 @@ class StrengthError(InvalidModel):
 
 class UnsatisfiableConstraints(InvalidModel):
     """No complete row satisfies all constraints together."""
+
+
+class ConstraintsTooHard(InvalidModel):
+    """Deciding whether the constraints can hold together exceeded the search
+    budget (``constraints.MAX_SEARCH_NODES``): a bounded-time refusal that
+    says what to simplify, instead of an exponential wait."""
 
 
 class InvalidInclude(InvalidModel):

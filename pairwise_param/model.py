@@ -29,8 +29,10 @@ from pairwise_param.constraints import (
     merge_exclusions,
     never_equal_constants,
     tabulate,
+    too_hard,
 )
 from pairwise_param.errors import (
+    ConstraintsTooHard,
     DuplicateAxis,
     DuplicateValue,
     EmptyAxis,
@@ -400,6 +402,12 @@ class Model:
 
     def _check_satisfiable(self) -> None:
         feas = self.feasibility
+        empty_row: list[int | None] = [None] * len(self.axes)
+        for ci, comp in enumerate(feas.components):  # the first questions: name the hard group
+            try:
+                feas.completable_component(ci, empty_row)
+            except ConstraintsTooHard:
+                raise too_hard(", ".join(self.axes[a].name for a in comp), self.where) from None
         if feas.satisfiable():
             return
         empty: list[int | None] = [None] * len(self.axes)

@@ -374,3 +374,37 @@ def test_python_predicates_comparing_with_a_constant_no_value_equals_warn():
         cover({"flag": [True, False], "b": [0, 1]}, constraints=[lambda flag: flag != 1, lambda b: b in (0, 1)])
         limit = 7
         cover(axes, constraints=[lambda b: b != limit])
+
+
+def _pigeonhole(n):
+    names = [f"p{i}" for i in range(n)]
+    cons = [{"never": {a: v, b: v}} for i, a in enumerate(names) for b in names[i + 1:] for v in range(n - 1)]
+    return {a: list(range(n - 1)) for a in names}, cons
+
+
+def test_constraints_too_hard_to_decide_fail_in_bounded_time(monkeypatch):
+    """Regression (issue 17): a 12-axis pigeonhole model did not finish in 5
+    minutes; now a clear ConstraintsTooHard naming the linked axes (seconds)."""
+    from pairwise_param import constraints
+    from pairwise_param.errors import ConstraintsTooHard, InvalidModel, UnsatisfiableConstraints
+
+    axes, cons = _pigeonhole(6)
+    with pytest.raises(UnsatisfiableConstraints):  # small: decided exactly
+        cover(axes, constraints=cons)
+    monkeypatch.setattr(constraints, "MAX_SEARCH_NODES", 2_000)
+    with pytest.raises(ConstraintsTooHard, match=r"constraints over axes p0, p1, p2, p3, p4, p5 can all hold took more "
+                       r"than 2,000 search steps; simplify them") as info:
+        Model(axes, constraints=cons, where="test_x")
+    assert isinstance(info.value, InvalidModel) and info.value.where == "test_x"
+    # a satisfiable model well inside the budget is unaffected
+    assert len(cover({"a": [0, 1, 2], "b": [0, 1, 2], "c": [0, 1]}, constraints=["a != b"])) >= 6
+
+
+def test_an_effort_of_hours_is_refused_with_an_explanation():
+    """Regression (issue 17): effort=1000 ran for hours with no output."""
+    from pairwise_param.engine import MAX_EFFORT
+    from pairwise_param.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument, match=r"effort=1000 is above the largest level 16: .* could run for 666 minutes"):
+        cover({"a": [1, 2], "b": [1, 2]}, effort=1000)
+    assert len(cover({"a": [1, 2], "b": [1, 2]}, effort=MAX_EFFORT)) == 4
