@@ -129,4 +129,17 @@ class AxisCollision(PairwiseError, ValueError):
 class PairwiseWarning(UserWarning):
     """Something is probably wrong but the model can still be built: e.g. a
     Python predicate compares an axis with a constant none of its values
-    equals (``lambda dtype: dtype != "fp61"``), so that test constrains nothing."""
+    equals (``lambda dtype: dtype != "fp61"``), so that test constrains nothing.
+    Built like :class:`PairwiseError` (``where``, ``detail``, pickles)."""
+
+    def __init__(self, message: str, *, where: str | None = None) -> None:
+        self.where = where
+        self.detail = message
+        super().__init__(where_prefix(where) + message)
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (_rebuild_warning, (type(self), self.detail, self.where))
+
+
+def _rebuild_warning(cls: type[PairwiseWarning], detail: str, where: str | None) -> PairwiseWarning:
+    return cls(detail, where=where)

@@ -44,7 +44,6 @@ from pairwise_param.errors import (
     UnhashableValue,
     UnknownAxis,
     UnsatisfiableConstraints,
-    where_prefix,
 )
 from pairwise_param.values import loose_eq, stable_label, value_key, value_label
 
@@ -393,8 +392,9 @@ class Model:
                 name, _, const = hit.partition(" vs ")
                 warnings.warn(
                     PairwiseWarning(
-                        f"{where_prefix(self.where)}constraint {c.label} compares {name!r} with {const}, "
-                        f"which no value of its axis equals: that comparison never holds (a typo?)"
+                        f"constraint {c.label} compares {name!r} with {const}, "
+                        f"which no value of its axis equals: that comparison never holds (a typo?)",
+                        where=self.where,
                     ),
                     stacklevel=4,
                 )
