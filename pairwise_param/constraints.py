@@ -19,20 +19,54 @@ dead-end row and can tell coverable t-tuples from infeasible ones.
 
 from __future__ import annotations
 
+import ast
 import difflib
+import functools
 import inspect
 import itertools
+import linecache
+import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pairwise_param.errors import InvalidArgument, InvalidConstraint, UnknownAxis
+from pairwise_param.errors import ConstraintsTooHard, InvalidArgument, InvalidConstraint, UnknownAxis
 
 __all__ = ["Constraint", "Exclusion", "Feasibility", "bind_constraint", "constraint_list", "describe_predicate"]
 
 #: Largest product of a constraint's scope sizes we tabulate.  Beyond this the
 #: predicate is almost certainly over-broad (it names axes it does not need).
 MAX_TABULATION = 2_000_000
+
+#: Search work (exclusion look-ups of value checks, counted before they run) one
+#: feasibility question may take before the model is refused as too hard
+#: (:class:`ConstraintsTooHard`: a bounded-time failure, a few seconds,
+#: instead of an exponential wait: a 12-axis pigeonhole model did not finish
+#: in 5 minutes).  Real kernel models need a few thousand.
+MAX_SEARCH_NODES = 2_000_000
+
+
+class _TooHard(Exception):
+    """Internal: the search step budget ran out."""
+
+
+def too_hard(axes: str, where: str | None = None) -> ConstraintsTooHard:
+    """The one message of a model whose constraints exceed the search budget."""
+    return ConstraintsTooHard(
+        f"deciding whether the constraints over axes {axes} can all hold took more than "
+        f"{MAX_SEARCH_NODES:,} search steps; simplify them: fewer axes per group of linked "
+        "constraints, fewer values, or one constraint instead of many pairwise ones "
+        "(all-different over many axes is a pigeonhole problem)",
+        where=where,
+    )
+
+
+#: Attribute of a predicate compiled from a declarative rule
+#: (:mod:`pairwise_param.language`): the axis names it reads, in order.  Axis
+#: names need not be Python identifiers (``"bias-mode"``, ``"my axis"``,
+#: ``"if"``), so such predicates carry their names here instead of in a
+#: signature; a Python predicate can only name identifier-safe axes.
+AXIS_NAMES_ATTR = "__pairwise_axes__"
 
 #: Where a parameter name points: (axis index, element index in a grouped axis
 #: or ``None`` for the whole value).
@@ -42,11 +76,16 @@ Binding = tuple[int, "int | None"]
 def describe_predicate(pred: Callable[..., Any]) -> str:
     """A short human label for a predicate: ``name(a, b)`` or the lambda text."""
     name = getattr(pred, "__name__", type(pred).__name__)
+    explicit = getattr(pred, AXIS_NAMES_ATTR, None)
     try:
-        params = ", ".join(inspect.signature(pred).parameters)
+        params = ", ".join(explicit if isinstance(explicit, tuple) else inspect.signature(pred).parameters)
     except (TypeError, ValueError):
         params = "..."
     if name == "<lambda>":
+        exact = _lambda_text(pred)
+        if exact is not None:
+            text = " ".join(exact.split())
+            return text if len(text) <= 120 else text[:117] + "..."
         try:
             src = inspect.getsource(pred).strip()
         except (OSError, TypeError):
@@ -73,6 +112,111 @@ def describe_predicate(pred: Callable[..., Any]) -> str:
             return text
         return f"lambda({params})"
     return f"{name}({params})"
+
+
+@functools.lru_cache(maxsize=16)
+def _lambdas(filename: str, text: str) -> tuple[ast.Lambda, ...]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+    return tuple(n for n in ast.walk(tree) if isinstance(n, ast.Lambda))
+
+
+def _lambda_text(pred: Callable[..., Any]) -> str | None:
+    """The exact source of a lambda, told apart from other lambdas on its line
+    by the source positions of its code (several lambdas on one line each get
+    their own text); None when the source is unavailable."""
+    found = _lambda_node(pred)
+    return ast.get_source_segment(found[0], found[1]) if found is not None else None
+
+
+def _lambda_node(pred: Callable[..., Any]) -> tuple[str, ast.Lambda] | None:
+    """(file text, the lambda's AST node), or None (see :func:`_lambda_text`)."""
+    code = getattr(pred, "__code__", None)
+    if code is None:
+        return None
+    text = "".join(linecache.getlines(code.co_filename))
+    if not text:
+        return None
+    params = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
+    spots = [  # (RESUME and RETURN carry no real span: col 0 to 0)
+        (ln, col)
+        for ln, _, col, end in code.co_positions()
+        if ln is not None and col is not None and (col, end) != (0, 0)
+    ]
+    best: ast.Lambda | None = None
+    for node in _lambdas(code.co_filename, text):
+        if node.lineno != code.co_firstlineno or node.end_lineno is None or node.end_col_offset is None:
+            continue
+        args = node.args
+        if [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)] != params:
+            continue
+        start, end = (node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset)
+        if spots and not all(start <= p <= end for p in spots):
+            continue
+        if best is None or (node.end_lineno, node.end_col_offset) < (best.end_lineno or 0, best.end_col_offset or 0):
+            best = node
+    return (text, best) if best is not None else None
+
+
+def _predicate_tree(pred: Callable[..., Any]) -> ast.AST | None:
+    """The AST of a Python predicate (a lambda or a def), or None."""
+    if getattr(pred, AXIS_NAMES_ATTR, None) is not None:
+        return None  # a compiled rule: checked by the language itself
+    if getattr(pred, "__name__", "") == "<lambda>":
+        found = _lambda_node(pred)
+        return found[1] if found is not None else None
+    try:
+        return ast.parse(textwrap.dedent(inspect.getsource(pred)))
+    except (OSError, TypeError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def never_equal_constants(c: Constraint, values: Sequence[Sequence[Any]]) -> list[str]:
+    """Comparisons in a Python predicate that can never hold: ``param ==``
+    (``!=``, ``in``, ``not in``) a literal that no value of the parameter's
+    axis equals (Python ``==``, what the predicate itself does).  Each is a
+    likely typo (``dtype == "fp61"``) that constrains nothing; the model warns
+    (:class:`~pairwise_param.errors.PairwiseWarning`).  Best effort: needs the
+    source, sees only literals."""
+    tree = _predicate_tree(c.predicate)
+    if tree is None:
+        return []
+    pools: dict[str, list[Any]] = {}
+    for param, (axis, element) in zip(c.params, c.bindings):
+        vals = values[axis]
+        pools[param] = list(vals) if element is None else [v[element] for v in vals]
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        for lhs, op, rhs in zip([node.left, *node.comparators], node.ops, node.comparators):
+            if isinstance(rhs, ast.Name) and not isinstance(lhs, ast.Name) and isinstance(op, (ast.Eq, ast.NotEq)):
+                lhs, rhs = rhs, lhs
+            if not (isinstance(lhs, ast.Name) and lhs.id in pools):
+                continue
+            try:
+                literal = ast.literal_eval(rhs)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                continue
+            if isinstance(op, (ast.Eq, ast.NotEq)):
+                targets = [literal]
+            elif isinstance(op, (ast.In, ast.NotIn)) and isinstance(literal, (list, tuple, set, frozenset)):
+                targets = list(literal)
+            else:
+                continue
+            for t in targets:
+                if not any(_equal(v, t) for v in pools[lhs.id]):
+                    found.append(f"{lhs.id} vs {t!r}")
+    return found
+
+
+def _equal(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - an odd __eq__ (a tensor) means we cannot tell: say equal
+        return True
 
 
 @dataclass(frozen=True)
@@ -112,7 +256,10 @@ def constraint_list(constraints: Any, where: str | None = None) -> tuple[Any, ..
     """THE check of a ``constraints=`` argument (``cover()``, ``@pairwise``,
     ``Model``, ``rows()``): a list whose entries are predicates or declarative
     rules (a mapping or an expression string, see :mod:`pairwise_param.language`).
-    A lone predicate, rule or string is an error (a list of one is meant)."""
+    A lone predicate, rule or string is an error (a list of one is meant);
+    ``None`` means none."""
+    if constraints is None:
+        return ()
     if callable(constraints) or isinstance(constraints, (str, bytes, Mapping)):
         raise InvalidArgument(
             f"constraints={constraints!r} must be a list of predicates or rules, "
@@ -158,6 +305,21 @@ def bind_constraint(
             where=where,
         )
     label = describe_predicate(pred)
+    explicit = getattr(pred, AXIS_NAMES_ATTR, None)
+    if isinstance(explicit, tuple):  # a compiled rule: may name axes that are not identifiers
+        for name in explicit:
+            if name not in resolve:
+                close = difflib.get_close_matches(name, list(resolve), n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise UnknownAxis(
+                    f"constraint {label} names unknown axis {name!r}{hint} (axes: {', '.join(axis_names)})",
+                    where=where,
+                )
+        if not explicit:
+            raise InvalidConstraint(f"constraint {label} names no axis", where=where)
+        bindings_ = [resolve[name] for name in explicit]
+        scope_ = tuple(sorted({axis for axis, _ in bindings_}))
+        return Constraint(pred, explicit, tuple(bindings_), scope_, label)
     try:
         sig = inspect.signature(pred)
     except (TypeError, ValueError) as exc:
@@ -296,6 +458,7 @@ class Feasibility:
             a: c for c, comp in enumerate(self.components) for a in comp
         }
         self._memo: dict[tuple[int, tuple[int | None, ...]], bool] = {}
+        self._nodes = 0
 
     @property
     def constrained(self) -> bool:
@@ -376,7 +539,11 @@ class Feasibility:
             if not dom:
                 return False
             domains[a] = dom
-        return self._search(work, domains)
+        self._nodes = 0
+        try:
+            return self._search(work, domains)
+        except _TooHard:
+            raise too_hard(", ".join(f"#{a}" for a in comp)) from None
 
     def _consistent(self, axis: int, value: int, work: Mapping[int, int]) -> bool:
         for k in self.by_axis[axis]:
@@ -399,6 +566,10 @@ class Feasibility:
             return True
         axis = min(domains, key=lambda a: (len(domains[a]), a))
         rest = {a: d for a, d in domains.items() if a != axis}
+        # work, counted before it runs (an upper bound): exclusion look-ups of the value checks below
+        self._nodes += 1 + len(domains[axis]) * sum(len(d) * len(self.by_axis[a]) for a, d in rest.items())
+        if self._nodes > MAX_SEARCH_NODES:
+            raise _TooHard
         for value in domains[axis]:
             work[axis] = value
             pruned: dict[int, list[int]] = {}

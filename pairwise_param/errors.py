@@ -15,6 +15,7 @@ from __future__ import annotations
 
 __all__ = [
     "AxisCollision",
+    "ConstraintsTooHard",
     "DuplicateAxis",
     "DuplicateValue",
     "EmptyAxis",
@@ -23,6 +24,7 @@ __all__ = [
     "InvalidInclude",
     "InvalidModel",
     "PairwiseError",
+    "PairwiseWarning",
     "RowOutsideModel",
     "StrengthError",
     "UnhashableValue",
@@ -101,6 +103,12 @@ class UnsatisfiableConstraints(InvalidModel):
     """No complete row satisfies all constraints together."""
 
 
+class ConstraintsTooHard(InvalidModel):
+    """Deciding whether the constraints can hold together exceeded the search
+    budget (``constraints.MAX_SEARCH_NODES``): a bounded-time refusal that
+    says what to simplify, instead of an exponential wait."""
+
+
 class InvalidInclude(InvalidModel):
     """A must-include row names an unknown axis or value, or breaks a
     constraint (no valid row can contain it)."""
@@ -116,3 +124,22 @@ class AxisCollision(PairwiseError, ValueError):
     """An axis collides with something else: a test argument it does not
     match, another ``parametrize`` of the same name, a fixture, or an option of
     the decorator."""
+
+
+class PairwiseWarning(UserWarning):
+    """Something is probably wrong but the model can still be built: e.g. a
+    Python predicate compares an axis with a constant none of its values
+    equals (``lambda dtype: dtype != "fp61"``), so that test constrains nothing.
+    Built like :class:`PairwiseError` (``where``, ``detail``, pickles)."""
+
+    def __init__(self, message: str, *, where: str | None = None) -> None:
+        self.where = where
+        self.detail = message
+        super().__init__(where_prefix(where) + message)
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (_rebuild_warning, (type(self), self.detail, self.where))
+
+
+def _rebuild_warning(cls: type[PairwiseWarning], detail: str, where: str | None) -> PairwiseWarning:
+    return cls(detail, where=where)

@@ -25,11 +25,13 @@ from __future__ import annotations
 import ast
 import inspect
 import json
+import keyword
 import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pairwise_param.constraints import AXIS_NAMES_ATTR
 from pairwise_param.errors import InvalidConstraint
 from pairwise_param.values import loose_eq
 
@@ -168,7 +170,7 @@ class _Cond:
 
 def _condition(spec: Any, known: Mapping[str, list[Any]], where: str | None) -> _Cond:
     if isinstance(spec, str):
-        return _expression(spec, where)
+        return _expression(spec, where, known)
     if isinstance(spec, list):  # any of several conditions
         if not spec:
             raise InvalidConstraint("an empty list of conditions", where=where)
@@ -201,7 +203,7 @@ def compile_constraint(spec: Any, known: Mapping[str, list[Any]], *, where: str 
     expression string (every row matches).
     """
     if isinstance(spec, str):
-        body = _expression(spec, where)
+        body = _expression(spec, where, known)
         label = spec
         names = body.names
         test = body.test
@@ -234,9 +236,11 @@ def compile_constraint(spec: Any, known: Mapping[str, list[Any]], *, where: str 
 
     predicate.__name__ = label
     predicate.__qualname__ = label
-    predicate.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY) for n in names]
-    )
+    setattr(predicate, AXIS_NAMES_ATTR, tuple(names))  # names need not be identifiers
+    if all(n.isidentifier() and not keyword.iskeyword(n) for n in names):
+        predicate.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY) for n in names]
+        )
     return predicate
 
 
@@ -253,14 +257,95 @@ _CMP: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
 }
 
 
-def _expression(text: str, where: str | None) -> _Cond:
+#: Bounds of an expression string: its length in characters and how deeply
+#: its operators nest.  Real constraints are a line or two; these bounds keep
+#: a pathological one (``not not not ...`` 3000 deep, a 14 MB literal list)
+#: from exhausting the recursion limit or memory, and its error message short.
+MAX_EXPRESSION_CHARS = 10_000
+MAX_EXPRESSION_DEPTH = 100
+
+
+def _short(text: str, limit: int = 80) -> str:
+    """``repr`` of an expression, cut to ``limit`` characters for messages."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
+
+
+_NO_LITERAL = object()
+
+
+def _literal(node: ast.AST) -> Any:
+    """The constant a node spells (``2``, ``-2``, ``'fp16'``, ``true``, a list
+    of constants as a tuple), or ``_NO_LITERAL``."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in ("true", "false"):
+        return node.id == "true"
+    if (
+        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant)
+        and isinstance(node.operand.value, (int, float)) and not isinstance(node.operand.value, bool)
+    ):
+        return -node.operand.value
+    if isinstance(node, (ast.List, ast.Tuple)):
+        items = [_literal(e) for e in node.elts]
+        return _NO_LITERAL if any(i is _NO_LITERAL for i in items) else tuple(items)
+    return _NO_LITERAL
+
+
+def _check_comparison(
+    left: ast.AST, op: ast.cmpop, right: ast.AST, known: Mapping[str, list[Any]], where: str | None
+) -> None:
+    """One rule for expressions and declarative rules: comparing an axis with
+    a value it does not hold is an error (``dtype == 'fp61'`` is a typo that
+    would constrain nothing), as is an order bound none of its values compares with."""
+    if isinstance(right, ast.Name) and not isinstance(left, ast.Name):  # 2 == a: the same as a == 2
+        left, right = right, left
+        op = {ast.Lt: ast.Gt(), ast.LtE: ast.GtE(), ast.Gt: ast.Lt(), ast.GtE: ast.LtE()}.get(type(op), op)
+    if not isinstance(left, ast.Name) or left.id in ("true", "false"):
+        return
+    value = _literal(right)
+    if value is _NO_LITERAL:
+        return
+    if isinstance(op, (ast.Eq, ast.NotEq)):
+        _check_known(left.id, [value], known, where)
+    elif isinstance(op, (ast.In, ast.NotIn)) and isinstance(value, tuple):
+        _check_known(left.id, value, known, where)
+    elif isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+        key = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}[type(op)]
+        _check_comparable(left.id, key, value, known, where)
+
+
+def _expression(text: str, where: str | None, known: Mapping[str, list[Any]] | None = None) -> _Cond:
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise InvalidConstraint(
+            f"expression {_short(text)} is longer than {MAX_EXPRESSION_CHARS} characters; "
+            "split it into several constraints, or use a declarative rule with a list of values",
+            where=where,
+        )
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as exc:
-        raise InvalidConstraint(f"cannot parse expression {text!r}: {exc.msg}", where=where) from None
+        raise InvalidConstraint(f"cannot parse expression {_short(text)}: {exc.msg}", where=where) from None
+    except (RecursionError, MemoryError):
+        raise InvalidConstraint(
+            f"expression {_short(text)} nests too deeply to parse (at most {MAX_EXPRESSION_DEPTH} levels)",
+            where=where,
+        ) from None
     names: list[str] = []
+    depth = [0]
 
     def compile_node(node: ast.AST) -> Callable[[Mapping[str, Any]], Any]:
+        depth[0] += 1
+        try:
+            if depth[0] > MAX_EXPRESSION_DEPTH:
+                raise InvalidConstraint(
+                    f"expression {_short(text)} nests more than {MAX_EXPRESSION_DEPTH} levels deep; simplify it",
+                    where=where,
+                )
+            return compile_inner(node)
+        finally:
+            depth[0] -= 1
+
+    def compile_inner(node: ast.AST) -> Callable[[Mapping[str, Any]], Any]:
         if isinstance(node, ast.BoolOp):
             parts = [compile_node(v) for v in node.values]
             if isinstance(node.op, ast.And):
@@ -285,9 +370,13 @@ def _expression(text: str, where: str | None) -> _Cond:
                 fn = _CMP.get(type(op))
                 if fn is None:
                     raise InvalidConstraint(
-                        f"operator {type(op).__name__} is not allowed in {text!r}", where=where
+                        f"operator {type(op).__name__} is not allowed in {_short(text)}", where=where
                     )
                 ops.append((fn, compile_node(comp)))
+            if known is not None:
+                lefts = [node.left, *node.comparators]
+                for lhs, op, rhs in zip(lefts, node.ops, node.comparators):
+                    _check_comparison(lhs, op, rhs, known, where)
 
             def compare(row: Mapping[str, Any]) -> bool:
                 a = left(row)
@@ -314,12 +403,12 @@ def _expression(text: str, where: str | None) -> _Cond:
             elts = [compile_node(e) for e in node.elts]
             return lambda row: tuple(e(row) for e in elts)
         raise InvalidConstraint(
-            f"{type(node).__name__} is not allowed in constraint expression {text!r}; use axis "
+            f"{type(node).__name__} is not allowed in constraint expression {_short(text)}; use axis "
             "names, constants, lists, comparisons (== != < <= > >= in, not in) and and/or/not",
             where=where,
         )
 
     fn = compile_node(tree.body)
     if not names:
-        raise InvalidConstraint(f"expression {text!r} names no axis", where=where)
+        raise InvalidConstraint(f"expression {_short(text)} names no axis", where=where)
     return _Cond(tuple(names), lambda row: bool(fn(row)), text)

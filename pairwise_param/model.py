@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,15 +27,19 @@ from pairwise_param.constraints import (
     bind_constraint,
     constraint_list,
     merge_exclusions,
+    never_equal_constants,
     tabulate,
+    too_hard,
 )
 from pairwise_param.errors import (
+    ConstraintsTooHard,
     DuplicateAxis,
     DuplicateValue,
     EmptyAxis,
     InvalidArgument,
     InvalidInclude,
     PairwiseError,
+    PairwiseWarning,
     StrengthError,
     UnhashableValue,
     UnknownAxis,
@@ -102,6 +107,14 @@ class Axis:
             raise InvalidArgument(
                 f"axis {display!r} values must be a list (or other sequence) of values, "
                 f"got {type(values).__name__} {values!r}",
+                where=where,
+            )
+        if isinstance(values, (set, frozenset)):
+            # iteration order follows the hash seed: rows and ids would differ
+            # between processes (pytest -n 2: "Different tests were collected")
+            raise InvalidArgument(
+                f"axis {display!r} values are a {type(values).__name__}, whose order changes from "
+                "process to process; give a list (e.g. sorted(...)) so rows and test ids are stable",
                 where=where,
             )
         try:
@@ -245,12 +258,16 @@ class Model:
         axes: Mapping[str, Iterable[Any]] | Sequence[tuple[str, Iterable[Any]]],
         *,
         strength: int | None = None,
-        constraints: Iterable[Callable[..., Any] | Mapping[str, Any] | str] = (),
-        include: Iterable[RowLike] = (),
-        sub_models: Iterable[tuple[Sequence[str], int]] = (),
+        constraints: Iterable[Callable[..., Any] | Mapping[str, Any] | str] | None = (),
+        include: Iterable[RowLike] | None = (),
+        sub_models: Iterable[tuple[Sequence[str], int]] | None = (),
         where: str | None = None,
     ) -> None:
         self.where = where
+        # None means none, for each optional list (cover(..., include=None))
+        constraints = () if constraints is None else constraints
+        include = () if include is None else include
+        sub_models = () if sub_models is None else sub_models
         self.axes, self._resolve = self._build_axes(axes)
         n = len(self.axes)
         self.strength = self._check_strength(default_strength(strength, n))
@@ -371,10 +388,29 @@ class Model:
                 except PairwiseError as exc:
                     raise type(exc)(f"constraints[{i}]: {exc.detail}", where=self.where) from None
             predicates.append(c)
-        return tuple(bind_constraint(p, self._resolve, self.names, self.where) for p in predicates)
+        bound = tuple(bind_constraint(p, self._resolve, self.names, self.where) for p in predicates)
+        values = [a.values for a in self.axes]
+        for c in bound:
+            for hit in never_equal_constants(c, values):
+                name, _, const = hit.partition(" vs ")
+                warnings.warn(
+                    PairwiseWarning(
+                        f"constraint {c.label} compares {name!r} with {const}, "
+                        f"which no value of its axis equals: that comparison never holds (a typo?)",
+                        where=self.where,
+                    ),
+                    stacklevel=4,
+                )
+        return bound
 
     def _check_satisfiable(self) -> None:
         feas = self.feasibility
+        empty_row: list[int | None] = [None] * len(self.axes)
+        for ci, comp in enumerate(feas.components):  # the first questions: name the hard group
+            try:
+                feas.completable_component(ci, empty_row)
+            except ConstraintsTooHard:
+                raise too_hard(", ".join(self.axes[a].name for a in comp), self.where) from None
         if feas.satisfiable():
             return
         empty: list[int | None] = [None] * len(self.axes)

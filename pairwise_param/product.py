@@ -15,9 +15,13 @@ from pairwise_param.model import Model
 
 __all__ = ["COUNT_LIMIT", "feasible_count", "full_rows"]
 
-#: Above this many combinations in one constrained component, the feasible
-#: full-product count is reported as the unconstrained product.
-COUNT_LIMIT = 1_000_000
+#: Work bound (state transitions) of the exact count of one constrained
+#: component.  Counting is exact by dynamic programming over the "frontier"
+#: (the assigned axes some later exclusion still reads), so chains and groups
+#: of any product size count in linear time; only a component whose frontier
+#: is huge exceeds the bound, and only then is the count the upper bound
+#: given by the component's unconstrained product.
+COUNT_LIMIT = 20_000_000
 
 
 def _checks_by_axis(model: Model) -> list[list[Any]]:
@@ -62,22 +66,52 @@ def full_rows(model: Model) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(w[a] for a in order) for w in _enumerate(sizes, order, by_last))
 
 
+def _count(sizes: Sequence[int], axes: Sequence[int], by_last: list[list[Any]], limit: int) -> int | None:
+    """Valid assignments of ``axes`` (sorted), counted exactly by DP over the
+    frontier; None when the work would exceed ``limit`` transitions."""
+    last_use: dict[int, int] = {}
+    for a in axes:
+        for ex in by_last[a]:
+            for b in ex.scope:
+                last_use[b] = max(last_use.get(b, b), a)
+    live: tuple[int, ...] = ()
+    states: dict[tuple[int, ...], int] = {(): 1}
+    work = 0
+    for a in axes:
+        keep = tuple(b for b in (*live, a) if last_use.get(b, b) > a)
+        checks = by_last[a]
+        nxt: dict[tuple[int, ...], int] = {}
+        work += len(states) * sizes[a]
+        if work > limit:
+            return None
+        for state, cnt in states.items():
+            cells = dict(zip(live, state))
+            for v in range(sizes[a]):
+                cells[a] = v
+                if any(tuple(cells[b] for b in ex.scope) in ex.forbidden for ex in checks):
+                    continue
+                key = tuple(cells[b] for b in keep)
+                nxt[key] = nxt.get(key, 0) + cnt
+        states, live = nxt, keep
+    return sum(states.values())
+
+
 def feasible_count(model: Model) -> int:
-    """Rows of the full product that break no constraint (counted per
-    constrained component; the unconstrained product if a component is too
-    large to count)."""
+    """Rows of the full product that break no constraint: exact, counted per
+    constrained component (see :data:`COUNT_LIMIT` for the one case where a
+    component's unconstrained product stands in as an upper bound)."""
     sizes = model.sizes
     total = 1
     constrained: set[int] = set()
     by_last = _checks_by_axis(model)
     for comp in model.feasibility.components:
-        space = 1
-        for a in comp:
-            space *= sizes[a]
         constrained.update(comp)
-        if space > COUNT_LIMIT:
-            return model.full_product
-        total *= sum(1 for _ in _enumerate(sizes, sorted(comp), by_last))
+        counted = _count(sizes, sorted(comp), by_last, COUNT_LIMIT)
+        if counted is None:
+            counted = 1
+            for a in comp:
+                counted *= sizes[a]
+        total *= counted
     for a, s in enumerate(sizes):
         if a not in constrained:
             total *= s

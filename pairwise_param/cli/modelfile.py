@@ -78,6 +78,23 @@ def _load_toml(text: str, where: str) -> Any:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InvalidModel(f"not valid TOML: {exc}", where=where) from None
+    except (RecursionError, MemoryError):
+        raise InvalidModel(_TOO_DEEP, where=where) from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise InvalidModel(f"cannot read TOML: {_plain(exc)}", where=where) from None
+
+
+#: How deeply lists may nest in a model file (a grouped axis needs 2 levels).
+MAX_DEPTH = 32
+_TOO_DEEP = f"lists or tables nest too deeply (at most {MAX_DEPTH} levels are accepted)"
+
+
+def _plain(exc: BaseException) -> str:
+    """Python's message without its advice to call ``sys.set_int_max_str_digits``."""
+    text = str(exc)
+    if "integer string conversion" in text:
+        return "an integer has too many digits (at most 4300 are accepted)"
+    return text
 
 
 def read_text_file(path: Path, what: str) -> str:
@@ -85,6 +102,12 @@ def read_text_file(path: Path, what: str) -> str:
     :class:`InvalidArgument` naming it (``what`` says which kind of file)."""
     try:
         return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidArgument(
+            f"{what} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start}); "
+            "save it as UTF-8 JSON or TOML",
+            where=str(path),
+        ) from None
     except FileNotFoundError:
         raise InvalidArgument(f"{what} not found", where=str(path)) from None
     except OSError as exc:
@@ -107,6 +130,10 @@ def read_model_file(path: str | Path) -> Any:
             raise InvalidModel(
                 f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", where=where
             ) from None
+    except (RecursionError, MemoryError):
+        raise InvalidModel(_TOO_DEEP, where=where) from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise InvalidModel(f"cannot read JSON: {_plain(exc)}", where=where) from None
     return _load_toml(text, where)
 
 
@@ -119,10 +146,13 @@ def load_model(path: str | Path, *, strength: int | None = None) -> ModelSpec:
 
 
 # -- validating -----------------------------------------------------------------------------
-def _tuplify(value: Any) -> Any:
-    """JSON/TOML lists -> tuples (values must be hashable; grouped axes take tuples)."""
+def _tuplify(value: Any, depth: int = 0) -> Any:
+    """JSON/TOML lists -> tuples (values must be hashable; grouped axes take
+    tuples); nesting beyond :data:`MAX_DEPTH` is refused."""
     if isinstance(value, list):
-        return tuple(_tuplify(v) for v in value)
+        if depth >= MAX_DEPTH:
+            raise InvalidModel(f"a value nests lists more than {MAX_DEPTH} levels deep")
+        return tuple(_tuplify(v, depth + 1) for v in value)
     if isinstance(value, dict):
         raise InvalidModel(f"axis values must be scalars or lists, got a table/object {value!r}")
     return value
@@ -209,7 +239,10 @@ def parse_model(data: Any, *, where: str = "model", strength: int | None = None)
     raw_include = data.get("include", [])
     if not isinstance(raw_include, list) or not all(isinstance(r, Mapping) for r in raw_include):
         raise InvalidModel("'include' must be a list of objects (axis name -> value)", where=where)
-    include = [{k: _tuplify(v) for k, v in r.items()} for r in raw_include]
+    try:
+        include = [{k: _tuplify(v) for k, v in r.items()} for r in raw_include]
+    except InvalidModel as exc:
+        raise InvalidModel(f"include: {exc.detail}", where=where) from None
 
     raw_subs = data.get("sub_models", [])
     if not isinstance(raw_subs, list):

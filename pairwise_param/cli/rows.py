@@ -4,10 +4,15 @@ JSON for ``check``.
 
 Cells are written as JSON scalars (``true``, ``2``, ``1.5``, ``null``) except
 strings, which are written as they are, so a CSV written by ``generate`` reads
-back in ``check`` unchanged.  When reading a CSV, each cell is matched against
-the values the model has for that column (by JSON spelling, Python spelling or
-label); a cell that matches none is passed on as text and reported by the
-coverage check as a value outside the model.
+back in ``check`` unchanged.  One exception keeps that round trip exact: a
+string whose text is another value's spelling in the same column (``"true"``
+beside ``True``, ``"1"`` beside ``1``), or that itself looks JSON-quoted, is
+written JSON-quoted (CSV cell ``"true"`` with its quotes); :func:`column_texts` is the one
+rule both directions use.  When reading a CSV, each cell is matched against
+the values the model has for that column (first by the spelling the writer
+uses, then by JSON spelling, Python spelling or label); a cell that matches
+none is passed on as text and reported by the coverage check as a value
+outside the model.
 """
 
 from __future__ import annotations
@@ -36,14 +41,43 @@ def cell_text(value: Any) -> str:
     return value_label(value)
 
 
+def _quoted(text: str) -> bool:
+    return len(text) >= 2 and text[0] == text[-1] == '"'
+
+
+def column_texts(pool: list[Any]) -> list[str]:
+    """The CSV text of each value of one column: :func:`cell_text`, except a
+    string that another value of the column spells the same (or that looks
+    JSON-quoted) is written JSON-quoted, so every text names one value."""
+    plain = [cell_text(v) for v in pool]
+    others = {t for v, t in zip(pool, plain) if not isinstance(v, str)}
+    return [
+        json.dumps(v) if isinstance(v, str) and (t in others or _quoted(t)) else t
+        for v, t in zip(pool, plain)
+    ]
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and bool(a == b)
+
+
+def _text_of(value: Any, pool: list[Any], texts: list[str]) -> str:
+    for v, t in zip(pool, texts):
+        if _same(v, value):
+            return t
+    return cell_text(value)
+
+
 def rows_csv(array: CoveringArray) -> str:
     """The rows as CSV, a header of argument names first."""
     names = list(array.argnames)
+    pools = _candidates(array.model)
+    texts = {n: column_texts(pools[n]) for n in names}
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(names)
     for row in array:
-        w.writerow([cell_text(row[n]) for n in names])
+        w.writerow([_text_of(row[n], pools[n], texts[n]) for n in names])
     return buf.getvalue()
 
 
@@ -88,7 +122,7 @@ def _candidates(model: Model) -> dict[str, list[Any]]:
             for j, n in enumerate(axis.names):
                 seen: list[Any] = []
                 for v in axis.values:
-                    if not any(type(v[j]) is type(s) and v[j] == s for s in seen):
+                    if not any(_same(v[j], s) for s in seen):
                         seen.append(v[j])
                 out[n] = seen
         else:
@@ -96,7 +130,10 @@ def _candidates(model: Model) -> dict[str, list[Any]]:
     return out
 
 
-def _match(text: str, pool: list[Any]) -> Any:
+def _match(text: str, pool: list[Any], texts: list[str] | None = None) -> Any:
+    exact = [v for v, t in zip(pool, texts or column_texts(pool)) if t == text]
+    if len(exact) == 1:  # the spelling generate writes
+        return exact[0]
     for spell in (
         lambda v: v if isinstance(v, str) else None,
         lambda v: None if isinstance(v, str) else cell_text(v),
@@ -165,11 +202,12 @@ def read_rows(path: str | Path, model: Model) -> list[Any]:
             f"(arguments: {', '.join(pools)})",
             where=where,
         )
+    texts = {h: column_texts(pools[h]) for h in header}
     out = []
     for lineno, rec in enumerate(reader, start=2):
         if not rec or all(not c.strip() for c in rec):
             continue
         if len(rec) != len(header):
             raise InvalidArgument(f"line {lineno} has {len(rec)} cells, the header {len(header)}", where=where)
-        out.append({h: _match(c, pools[h]) for h, c in zip(header, rec)})
+        out.append({h: _match(c, pools[h], texts[h]) for h, c in zip(header, rec)})
     return out

@@ -19,13 +19,18 @@ from pairwise_param.engine.budget import LEVELS
 from pairwise_param.errors import InvalidArgument
 from pairwise_param.model import IndexModel
 
-__all__ = ["ENGINE_VERSION", "LEVELS", "EngineOptions", "Generated", "generate"]
+__all__ = ["ENGINE_VERSION", "LEVELS", "MAX_EFFORT", "EngineOptions", "Generated", "generate"]
 
 #: Bump whenever the rows produced for some model may change: it keys the cache.
 #: (Version 3: model-scaled quick budget, stall stop, new constructions;
 #: version 4: one-value axes left out of the algebraic constructions; see
 #: docs/engine.md for which tables changed.)
 ENGINE_VERSION = "4"
+
+#: Largest effort level accepted: each level may spend about 40 s of CPU
+#: (``budget.EFFORT_UNIT``), so 16 is about ten minutes; ``effort=1000``
+#: would have run for hours with no word.
+MAX_EFFORT = 16
 
 #: A t-tuple: (scope of axis indices, value indices), both sorted by axis.
 TupleRef = tuple[tuple[int, ...], tuple[int, ...]]
@@ -64,6 +69,12 @@ class EngineOptions:
         elif isinstance(effort, bool) or not isinstance(effort, int) or effort < 0:
             raise InvalidArgument(
                 f"effort must be an int >= 0 or a level name ({', '.join(LEVELS)}), got effort={effort!r}"
+            )
+        elif effort > MAX_EFFORT:
+            raise InvalidArgument(
+                f"effort={effort} is above the largest level {MAX_EFFORT}: each level may spend about "
+                f"40 s of CPU, so effort={effort} could run for {effort * 40 // 60} minutes; use an effort "
+                f"up to {MAX_EFFORT} (\"exhaustive\" is {LEVELS['exhaustive']}), or work=N for an exact budget"
             )
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise InvalidArgument(f"seed must be an int, got seed={self.seed!r}")

@@ -11,9 +11,14 @@ would have returned (the engine is deterministic).
 :class:`TableCache` stores one JSON entry per table through any object with
 pytest's ``Cache.get(key, default)`` / ``Cache.set(key, value)`` interface
 (``config.cache``), under ``pairwise_param/tables/<key>``.  Every loaded entry
-is checked (format, engine version, fingerprint, shape, value ranges, no row
-breaking a constraint); anything unexpected (corrupted JSON, an older format,
-a foreign engine version) is ignored and rebuilt, then overwritten.  Writes
+is checked before use: format, engine version, fingerprint, shape, value
+ranges, a digest of everything the engine produced (so a dropped row, a
+changed count or a truncated list is caught), and then semantically: no row
+breaks a constraint, the include rows come first, and every t-tuple of every
+scope is either covered by a row or listed as infeasible, each listed one
+truly impossible (:func:`_covers`).  Anything unexpected (corrupted or
+deeply nested JSON, an older format, a foreign engine version) is ignored and
+rebuilt, then overwritten.  Writes
 racing between xdist workers are harmless: all write the same bytes, and a
 torn read fails JSON parsing and is rebuilt.
 
@@ -39,8 +44,8 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "Table", "TableCache", "build_table", "table_key"]
 
-#: Bump when the entry layout changes.
-FORMAT = 1
+#: Bump when the entry layout changes.  (2: entries carry a digest.)
+FORMAT = 2
 _PREFIX = "pairwise_param/tables/"
 
 class CacheLike(Protocol):
@@ -133,6 +138,7 @@ class TableCache:
             "rows": [list(r) for r in table.rows],
             "infeasible": [[list(s), list(v)] for s, v in table.infeasible],
         }
+        entry["digest"] = _digest(key, table)
         assert self.store is not None
         with contextlib.suppress(OSError):  # a read-only or full disk must not break collection
             self.store.set(_PREFIX + key, entry)
@@ -141,12 +147,60 @@ class TableCache:
         assert self.store is not None
         try:
             entry = self.store.get(_PREFIX + key, None)
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError, MemoryError):  # deeply nested JSON: rebuild
             return None
         try:
-            return _validate(entry, model)
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+            table = _validate(entry, model)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError):
             return None
+        if table is None or entry.get("digest") != _digest(key, table) or not _covers(model, table):
+            return None
+        return table
+
+
+def _digest(key: str, table: Table) -> str:
+    """SHA-256 of the key and everything the engine produced for it."""
+    blob = json.dumps(
+        [key, table.method, table.full_count, [list(r) for r in table.rows], [[list(s), list(v)] for s, v in table.infeasible]],
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def _covers(model: Model, table: Table) -> bool:
+    """Is ``table`` a valid covering array of ``model``?  Include rows first
+    (each row agrees with its include row's fixed cells), and in every scope
+    each value combination is covered by a row or listed as infeasible, every
+    listed one impossible (not completable to a valid row).  Costs rows x
+    scopes plus one completion test per listed tuple: far less than a build."""
+    rows = table.rows
+    if len(rows) < len(model.include):
+        return False
+    for inc, row in zip(model.include, rows):
+        if any(v is not None and v != x for v, x in zip(inc, row)):
+            return False
+    sizes = model.sizes
+    listed: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
+    for scope, values in table.infeasible:
+        listed.setdefault(scope, set()).add(values)
+    feas = model.feasibility
+    for scope in model.index_model.interactions:
+        covered = {tuple(r[a] for a in scope) for r in rows}
+        claimed = listed.pop(scope, set())
+        if claimed & covered:
+            return False
+        total = 1
+        for a in scope:
+            total *= sizes[a]
+        if len(covered) + len(claimed) != total:
+            return False
+        for values in claimed:
+            cells: list[int | None] = [None] * len(sizes)
+            for a, v in zip(scope, values):
+                cells[a] = v
+            if feas.violates(cells) is None and feas.completable(cells):
+                return False
+    return not listed
 
 
 def _validate(entry: Any, model: Model) -> Table | None:

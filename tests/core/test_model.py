@@ -292,3 +292,131 @@ def test_grouped_axis_accepts_list_rows_like_parametrize():
     assert list(as_lists) == list(as_tuples) and len(as_lists) == 4
     with pytest.raises(InvalidArgument, match=r"grouped axis 'n,k' needs tuples of 2 values, value #1"):
         Model({"n,k": [[1, 512], [8, 64, 2]]})
+
+
+@pytest.mark.parametrize("values", [{"a", "b", "c"}, frozenset({1, 2, 3})], ids=["set", "frozenset"])
+def test_unordered_axis_values_are_refused(values):
+    """Regression (issue 17): a set's order follows PYTHONHASHSEED, so its rows
+    and ids changed between xdist workers ("Different tests were collected")."""
+    from pairwise_param.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument, match=r"axis 'x' values are a (set|frozenset).*give a list"):
+        cover({"x": values, "y": [1, 2]})
+    # an ordered view of a set is fine, and a frozenset is still a valid *value*
+    assert len(cover({"x": sorted(values), "y": [1, 2]})) == 2 * len(values)
+    assert len(cover({"x": [frozenset({1, 2}), frozenset({3})], "y": [1, 2]})) == 4
+
+
+def test_lambdas_sharing_a_source_line_each_get_their_own_label():
+    """Regression (issue 17): every lambda on one line was labelled with the
+    first one's text, so errors named the wrong constraint."""
+    from pairwise_param.errors import InvalidConstraint
+
+    cs = [lambda a, b: a != b, lambda a, c: a < c, lambda b: b > 1, lambda c: 1 // (c - 3)]
+    m = Model({"a": [1, 2], "b": [1, 2, 3], "c": [2, 4]}, constraints=cs[:3])
+    assert [c.label for c in m.constraints] == ["lambda a, b: a != b", "lambda a, c: a < c", "lambda b: b > 1"]
+    with pytest.raises(InvalidConstraint, match=r"constraint lambda c: 1 // \(c - 3\) raised ZeroDivisionError"):
+        Model({"a": [1, 2], "b": [1, 2, 3], "c": [3, 4]}, constraints=cs)
+    nested = lambda x: (lambda y: y + x)
+    from pairwise_param.constraints import describe_predicate
+
+    assert describe_predicate(nested(1)) == "lambda y: y + x"
+
+
+@pytest.mark.parametrize("option", ["constraints", "include", "sub_models"])
+def test_none_means_none_for_optional_lists(option):
+    """Regression (issue 17): cover(..., include=None) raised a raw TypeError."""
+    axes = {"a": [1, 2], "b": [1, 2, 3]}
+    assert cover(axes, **{option: None}) == cover(axes)
+
+
+def test_axis_names_need_not_be_identifiers():
+    """Regression (issue 17): declarative rules over `bias-mode`, `my axis` or
+    `if` raised "ValueError: ... is not a valid parameter name".  Such axes
+    are supported; Python predicates (and expressions) can only name the
+    identifier-safe ones."""
+    from pairwise_param.errors import UnknownAxis
+
+    axes = {"bias-mode": [0, 1], "my axis": [1, 2], "if": [1, 2], "ok": [0, 1]}
+    t = cover(axes, constraints=[{"never": {"bias-mode": 1, "if": 2}}, lambda ok: ok in (0, 1), "ok in [0, 1]"])
+    assert t.model.constraints[0].label == "never bias-mode=1, if=2(bias-mode, if)"
+    assert not any(r["bias-mode"] == 1 and r["if"] == 2 for r in t)
+    assert measure(t.model, list(t)).complete
+    with pytest.raises(UnknownAxis, match="unknown axis 'my_axis'; did you mean 'my axis'"):
+        cover(axes, constraints=[{"never": {"my_axis": 1}}])
+
+
+@pytest.mark.parametrize(
+    ("rule", "message"),
+    [
+        ("dtype == 'fp61'", "axis 'dtype' has no value 'fp61'"),
+        ("not (dtype == 'fp32' and b in [2, 5])", "axis 'b' has no value 5"),
+        ("3 == b", "axis 'b' has no value 3"),
+        ("b < 'x'", "axis 'b': lt 'x' compares with none of its values"),
+        ({"never": {"dtype": "fp61"}}, "axis 'dtype' has no value 'fp61'"),  # the same rule, declarative
+    ],
+)
+def test_a_value_no_axis_holds_is_an_error_in_expressions_too(rule, message):
+    """Regression (issue 17): `dtype == 'fp61'` in an expression was accepted
+    and constrained nothing, while the same typo in a declarative rule was an error."""
+    from pairwise_param.errors import InvalidConstraint
+
+    with pytest.raises(InvalidConstraint, match=message):
+        cover({"dtype": ["fp16", "fp32"], "b": [0, 1, 2]}, constraints=[rule])
+    assert len(cover({"dtype": ["fp16", "fp32"], "b": [0, 1, 2]}, constraints=["dtype != 'fp16' or b in [0, 1]"])) == 5
+
+
+def _no_fp32_big(dtype, b):
+    return not (dtype == "fp32" and b in (2, 9))
+
+
+def test_python_predicates_comparing_with_a_constant_no_value_equals_warn():
+    from pairwise_param.errors import PairwiseWarning
+
+    axes = {"dtype": ["fp16", "fp32"], "b": [0, 1, 2]}
+    with pytest.warns(PairwiseWarning, match=r"compares 'dtype' with 'fp61', which no value of its axis equals"):
+        cover(axes, constraints=[lambda dtype, b: not (dtype == "fp61" and b == 2)])
+    with pytest.warns(PairwiseWarning, match=r"_no_fp32_big\(dtype, b\) compares 'b' with 9"):
+        cover(axes, constraints=[_no_fp32_big])
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        # Python's ==: True == 1 holds, so this is no typo; names and non-literals are not judged
+        cover({"flag": [True, False], "b": [0, 1]}, constraints=[lambda flag: flag != 1, lambda b: b in (0, 1)])
+        limit = 7
+        cover(axes, constraints=[lambda b: b != limit])
+
+
+def _pigeonhole(n):
+    names = [f"p{i}" for i in range(n)]
+    cons = [{"never": {a: v, b: v}} for i, a in enumerate(names) for b in names[i + 1:] for v in range(n - 1)]
+    return {a: list(range(n - 1)) for a in names}, cons
+
+
+def test_constraints_too_hard_to_decide_fail_in_bounded_time(monkeypatch):
+    """Regression (issue 17): a 12-axis pigeonhole model did not finish in 5
+    minutes; now a clear ConstraintsTooHard naming the linked axes (seconds)."""
+    from pairwise_param import constraints
+    from pairwise_param.errors import ConstraintsTooHard, InvalidModel, UnsatisfiableConstraints
+
+    axes, cons = _pigeonhole(6)
+    with pytest.raises(UnsatisfiableConstraints):  # small: decided exactly
+        cover(axes, constraints=cons)
+    monkeypatch.setattr(constraints, "MAX_SEARCH_NODES", 2_000)
+    with pytest.raises(ConstraintsTooHard, match=r"constraints over axes p0, p1, p2, p3, p4, p5 can all hold took more "
+                       r"than 2,000 search steps; simplify them") as info:
+        Model(axes, constraints=cons, where="test_x")
+    assert isinstance(info.value, InvalidModel) and info.value.where == "test_x"
+    # a satisfiable model well inside the budget is unaffected
+    assert len(cover({"a": [0, 1, 2], "b": [0, 1, 2], "c": [0, 1]}, constraints=["a != b"])) >= 6
+
+
+def test_an_effort_of_hours_is_refused_with_an_explanation():
+    """Regression (issue 17): effort=1000 ran for hours with no output."""
+    from pairwise_param.engine import MAX_EFFORT
+    from pairwise_param.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument, match=r"effort=1000 is above the largest level 16: .* could run for 666 minutes"):
+        cover({"a": [1, 2], "b": [1, 2]}, effort=1000)
+    assert len(cover({"a": [1, 2], "b": [1, 2]}, effort=MAX_EFFORT)) == 4

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -111,6 +112,61 @@ def test_corrupted_or_foreign_entries_are_rebuilt(corrupt: Any) -> None:
     assert json.loads(store.data[key])["rows"] == [list(r) for r in good.rows]  # overwritten
 
 
+def _resign(entry: dict[str, Any], key: str) -> dict[str, Any]:
+    """``entry`` with a digest recomputed as a careful forger would: only the
+    semantic check can catch it then."""
+    from pairwise_param.plugin.tables import Table, _digest
+
+    inf = tuple((tuple(s), tuple(v)) for s, v in entry["infeasible"])
+    table = Table(tuple(tuple(r) for r in entry["rows"]), inf, entry["method"], entry["full_count"])
+    return {**entry, "digest": _digest(key, table)}
+
+
+@pytest.mark.parametrize(
+    "forge",
+    [
+        pytest.param(lambda e: {**e, "rows": e["rows"][:-1]}, id="row-dropped"),
+        pytest.param(lambda e: {**e, "rows": e["rows"][1:]}, id="include-row-dropped"),
+        pytest.param(lambda e: {**e, "rows": e["rows"][1:] + e["rows"][:1]}, id="include-row-moved"),
+        pytest.param(lambda e: {**e, "infeasible": [*e["infeasible"], [[2, 3], [0, 0]]]}, id="fake-infeasible"),
+        pytest.param(lambda e: {**e, "infeasible": []}, id="infeasible-dropped"),
+    ],
+)
+@pytest.mark.parametrize("resign", [False, True], ids=["stale-digest", "forged-digest"])
+def test_well_formed_but_incomplete_entries_are_rebuilt(forge: Any, resign: bool) -> None:
+    """Regression (issue 17): a well-formed entry that lost rows or lies about
+    infeasible tuples made pytest run fewer rows (2-way coverage 88.6%)."""
+    m = model(include=[{"dtype": "fp32", "bias": 1, "x": True, "y": "b"}])
+    store = DictStore()
+    good = TableCache(store).get(m, "cover")
+    (key,) = store.data
+    entry = forge(json.loads(store.data[key]))
+    store.data[key] = json.dumps(_resign(entry, key) if resign else entry)
+    again = TableCache(store)
+    assert again.get(m, "cover") == good
+    assert again.stats == {"built": 1, "disk": 0, "memo": 0}
+
+
+def test_a_changed_full_count_fails_the_digest() -> None:
+    store = DictStore()
+    good = TableCache(store).get(model(), "cover")
+    (key,) = store.data
+    store.data[key] = json.dumps({**json.loads(store.data[key]), "full_count": 1_679_616})
+    again = TableCache(store)
+    assert again.get(model(), "cover").full_count == good.full_count == 32
+    assert again.stats["built"] == 1
+
+
+def test_deeply_nested_entry_never_breaks_collection() -> None:
+    store = DictStore()
+    good = TableCache(store).get(model(), "cover")
+    (key,) = store.data
+    store.data[key] = "[" * 100_000 + "]" * 100_000  # json.loads: RecursionError
+    again = TableCache(store)
+    assert again.get(model(), "cover") == good
+    assert again.stats["built"] == 1
+
+
 def test_broken_store_never_breaks_collection() -> None:
     class Broken:
         def get(self, key: str, default: Any) -> Any:
@@ -196,3 +252,28 @@ def test_plugin_without_disk_cache(pytester: pytest.Pytester, option: list[str])
         result = pytester.runpytest("--collect-only", "-v", *option)
         result.stdout.fnmatch_lines(["*[[]tables: 2 built, 0 from cache, 1 reused[]]"])
     assert entries(pytester) == []
+
+
+def test_feasible_count_is_exact_above_a_million_combinations() -> None:
+    """Regression (issue 17): a constrained group of 6^8 = 1,679,616
+    combinations was counted as the unconstrained product ("21,261x") while
+    full mode runs 1,287 rows (non-decreasing chains: C(13, 8))."""
+    from math import comb
+
+    names = [f"a{i}" for i in range(8)]
+    chain = [eval(f"lambda {x}, {y}: {x} <= {y}") for x, y in itertools.pairwise(names)]
+    m = Model({n: range(6) for n in names}, constraints=chain)
+    assert m.full_product == 1_679_616
+    assert feasible_count(m) == comb(13, 8) == len(full_rows(m)) == 1287
+    # an unconstrained axis multiplies the count
+    m2 = Model({**{n: range(6) for n in names}, "z": [1, 2, 3]}, constraints=chain)
+    assert feasible_count(m2) == 3 * 1287
+
+
+def test_feasible_count_falls_back_to_an_upper_bound_past_the_work_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pairwise_param import product
+
+    m = Model({"a": range(4), "b": range(4), "c": range(2)}, constraints=[lambda a, b: a != b])
+    assert feasible_count(m) == 12 * 2
+    monkeypatch.setattr(product, "COUNT_LIMIT", 3)
+    assert feasible_count(m) == 16 * 2  # the group's unconstrained product, never less
