@@ -314,6 +314,23 @@ def _check_comparison(
         _check_comparable(left.id, key, value, known, where)
 
 
+def _too_deep(text: str, where: str | None) -> InvalidConstraint:
+    return InvalidConstraint(
+        f"expression {_short(text)} nests more than {MAX_EXPRESSION_DEPTH} levels deep; simplify it", where=where
+    )
+
+
+def _tree_depth(tree: ast.AST) -> int:
+    """Depth of a parsed expression, without recursion (the tree may be thousands deep)."""
+    deepest = 0
+    stack = [(tree, 1)]
+    while stack:
+        node, level = stack.pop()
+        deepest = max(deepest, level)
+        stack.extend((child, level + 1) for child in ast.iter_child_nodes(node))
+    return deepest
+
+
 def _expression(text: str, where: str | None, known: Mapping[str, list[Any]] | None = None) -> _Cond:
     if len(text) > MAX_EXPRESSION_CHARS:
         raise InvalidConstraint(
@@ -325,11 +342,10 @@ def _expression(text: str, where: str | None, known: Mapping[str, list[Any]] | N
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as exc:
         raise InvalidConstraint(f"cannot parse expression {_short(text)}: {exc.msg}", where=where) from None
-    except (RecursionError, MemoryError):
-        raise InvalidConstraint(
-            f"expression {_short(text)} nests too deeply to parse (at most {MAX_EXPRESSION_DEPTH} levels)",
-            where=where,
-        ) from None
+    except (RecursionError, MemoryError):  # Python <= 3.12's parser recurses on deep nesting
+        raise _too_deep(text, where) from None
+    if _tree_depth(tree) > 2 * MAX_EXPRESSION_DEPTH:  # newer parsers accept it: one rule on every Python
+        raise _too_deep(text, where)
     names: list[str] = []
     depth = [0]
 
@@ -337,10 +353,7 @@ def _expression(text: str, where: str | None, known: Mapping[str, list[Any]] | N
         depth[0] += 1
         try:
             if depth[0] > MAX_EXPRESSION_DEPTH:
-                raise InvalidConstraint(
-                    f"expression {_short(text)} nests more than {MAX_EXPRESSION_DEPTH} levels deep; simplify it",
-                    where=where,
-                )
+                raise _too_deep(text, where)
             return compile_inner(node)
         finally:
             depth[0] -= 1

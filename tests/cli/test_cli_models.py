@@ -324,7 +324,7 @@ _HOSTILE = [
     ('{"axes": {"a": [1, 2], "b": [1, 2]}, "constraints": ["' + "not " * 2000 + 'a == 1"]}', ".json",
      "nests more than 100 levels deep"),
     ('{"axes": {"a": [1, 2], "b": [1, 2]}, "constraints": ["' + "-" * 3000 + '1 == a"]}', ".json",
-     "nests too deeply to parse"),
+     "nests more than 100 levels deep"),
     ('{"axes": {"a": [1, 2], "b": [1, 2]}, "constraints": ["' + "(" * 3000 + "a == 1" + ")" * 3000 + '"]}',
      ".json", "cannot parse expression"),
 ]
