@@ -140,9 +140,12 @@ def _lambda_node(pred: Callable[..., Any]) -> tuple[str, ast.Lambda] | None:
     if not text:
         return None
     params = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
-    spots = [  # (RESUME and RETURN carry no real span: col 0 to 0)
+    # Python >= 3.11 records each instruction's source span (RESUME and RETURN carry no
+    # real span: col 0 to 0); on 3.10 lambdas of one line are told apart by parameters only.
+    positions = getattr(code, "co_positions", None)
+    spots = [
         (ln, col)
-        for ln, _, col, end in code.co_positions()
+        for ln, _, col, end in (positions() if positions is not None else ())
         if ln is not None and col is not None and (col, end) != (0, 0)
     ]
     best: ast.Lambda | None = None
