@@ -28,8 +28,11 @@ run-time settings can only make a test more thorough, never less:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import NamedTuple
+from collections.abc import Callable, Mapping
+from typing import NamedTuple, TypeVar
+
+T = TypeVar("T")
+D = TypeVar("D")
 
 __all__ = [
     "ENV_MODE",
@@ -98,6 +101,27 @@ def _pick(
     return None
 
 
+def _parsed(
+    got: tuple[str, str] | None,
+    parse: Callable[[str, str], T],
+    env_name: str,
+    env_errors: list[str],
+    default: D,
+) -> tuple[T | D, str]:
+    """(value, source) of one setting.  A bad flag or ini value raises at once; a bad
+    environment value is collected in ``env_errors`` (it only matters where a table is
+    expanded) and the default is used meanwhile."""
+    if got is None:
+        return default, "default"
+    try:
+        return parse(got[0], got[1]), got[1]
+    except ModeError as exc:
+        if got[1] != env_name:
+            raise
+        env_errors.append(str(exc))
+        return default, "default"
+
+
 def resolve(
     *,
     flag_mode: str | None = None,
@@ -109,32 +133,19 @@ def resolve(
     """Combine the three sources (flag > env > ini) into :class:`Settings`."""
     env = environ if environ is not None else {}
     env_errors: list[str] = []
-    mode, mode_source = "cover", "default"
-    got = _pick(flag_mode, env.get(ENV_MODE), ini_mode, ("--pairwise-mode", ENV_MODE, "pairwise_mode (ini)"))
-    if got is not None:
-        try:
-            mode = parse_mode(got[0], got[1])
-            mode_source = got[1]
-        except ModeError as exc:
-            if got[1] != ENV_MODE:
-                raise
-            env_errors.append(str(exc))
-    strength: int | None = None
-    strength_source = "default"
-    got = _pick(
-        flag_strength,
-        env.get(ENV_STRENGTH),
-        ini_strength,
-        ("--pairwise-strength", ENV_STRENGTH, "pairwise_strength (ini)"),
+    mode, mode_source = _parsed(
+        _pick(flag_mode, env.get(ENV_MODE), ini_mode, ("--pairwise-mode", ENV_MODE, "pairwise_mode (ini)")),
+        parse_mode, ENV_MODE, env_errors, "cover",
     )
-    if got is not None:
-        try:
-            strength = parse_strength(got[0], got[1])
-            strength_source = got[1]
-        except ModeError as exc:
-            if got[1] != ENV_STRENGTH:
-                raise
-            env_errors.append(str(exc))
+    strength, strength_source = _parsed(
+        _pick(
+            flag_strength,
+            env.get(ENV_STRENGTH),
+            ini_strength,
+            ("--pairwise-strength", ENV_STRENGTH, "pairwise_strength (ini)"),
+        ),
+        parse_strength, ENV_STRENGTH, env_errors, None,
+    )
     env_error = ""
     if env_errors:
         env_error = f"environment variable {'; '.join(env_errors)} (unset it, or override it with the flag)"
