@@ -392,10 +392,10 @@ def suspicious_lines(table: Mapping[str, Any], limit: int | None = 5) -> list[st
         elif g["verdict"] == "decided":
             out.append(f"{head}; every failure holds {cands[0]}; no passing item holds it")
         elif g["verdict"] == "ambiguous":
-            shown = _listed(cands + ["?"] * (total_expl - len(cands)), limit) if total_expl > len(cands) else _listed(cands, limit)
+            listed = _listed(cands, limit) + (f" ... {total_expl - len(cands)} more" if total_expl > len(cands) else "")
             out.append(
                 f"{head}; {total_expl} candidates remain (each held by every failure, by no passing item): "
-                f"{shown}; follow-up cases needed: `pairwise-param localize`"
+                f"{listed}; follow-up cases needed: `pairwise-param localize`"
             )
         else:
             top = [f"{c['text']} ({c['failing']} failure{'s' if c['failing'] != 1 else ''})" for c in g["candidates"]]
