@@ -55,7 +55,8 @@ TABLE::
                               "because": ["skipped: no bf16 here"]}],
                     "reasons": [{"reason": "skipped: no bf16 here", "items": 4}],
                     "suggestion": [{"combination": C, "text": "{..}",
-                                    "constraint": "{\\"never\\": {\\"dtype\\": 'bf16'}}"}]}
+                                    "constraint": "{\\"never\\": {\\"dtype\\": 'bf16'}}",
+                                    "shapes": ["1", "64"]}]}   the shapes whose skips it explains
     "suspicious":  [{"shape": "64", "signature": "...", "failed": 4, "passed": 8,
                      "verdict": "decided" | "ambiguous" | "unexplained" | "no-passing",
                      "explaining": 1,            candidates held by every failing item
@@ -264,7 +265,7 @@ def _suggestion(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]], shap
     shape and skip reason, the one combination every such item holds and no
     executed item of the shape holds (the same ranking as for failures)."""
     rows, axes = doc["rows"], doc["axes"]
-    found: dict[tuple[tuple[int, int], ...], None] = {}
+    found: dict[tuple[tuple[int, int], ...], list[str]] = {}
     for shape in shapes:
         group = [i for i in items if i["shape"] == shape]
         ran = [rows[i["row"]] for i in group if is_executed(i)]
@@ -275,10 +276,17 @@ def _suggestion(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]], shap
         for reason in sorted(by_reason):
             verdict = suspicious(by_reason[reason], ran, doc["strength"])
             if verdict.kind == "decided":
-                found.setdefault(verdict.candidates[0].combination)
+                where = found.setdefault(verdict.candidates[0].combination, [])
+                if shape not in where:
+                    where.append(shape)
     return [
-        {"combination": [list(c) for c in combo], "text": describe(axes, combo), "constraint": never_text(axes, combo)}
-        for combo in found
+        {
+            "combination": [list(c) for c in combo],
+            "text": describe(axes, combo),
+            "constraint": never_text(axes, combo),
+            "shapes": where,
+        }
+        for combo, where in found.items()
     ]
 
 
@@ -361,6 +369,12 @@ def coverage_line(table: Mapping[str, Any], limit: int | None = 10) -> str | Non
     if cov["suggestion"]:
         rules = ", ".join(s["constraint"] for s in cov["suggestion"])
         line += f"; a constraint keeps every other tuple running: constraints=[{rules}]"
+        partial = sorted({sh for s in cov["suggestion"] for sh in s["shapes"]})
+        if many and len(partial) < len(cov["shapes"]):
+            line += (
+                f" (what did not run is specific to shape{'s' if len(partial) != 1 else ''} "
+                f"{', '.join(partial)}; the rule applies to every shape)"
+            )
     else:
         line += "; no single combination explains what did not run (a condition known at collection belongs in constraints=)"
     return line
@@ -463,8 +477,8 @@ _COVERAGE = {
             "type": "array",
             "items": {
                 "type": "object",
-                "required": ["combination", "text", "constraint"],
-                "properties": {"combination": _COMBO, "text": _STR, "constraint": _STR},
+                "required": ["combination", "text", "constraint", "shapes"],
+                "properties": {"combination": _COMBO, "text": _STR, "constraint": _STR, "shapes": _TEXTS},
             },
         },
     },

@@ -138,15 +138,17 @@ class Run:
             recs = records.get(base)
             if not recs or any(r.model is None for r in recs):
                 continue
-            rids = [
-                str(m.args[1][0].id)
-                for m in reversed(list(item.iter_markers("parametrize")))
+            # each table's one-row mark, matched to its record by argument names
+            marks = {
+                tuple(m.args[0]): str(m.args[1][0].id)
+                for m in item.iter_markers("parametrize")
                 if m.kwargs.get(ROW_MARK_FLAG)
-            ]
-            if len(rids) != len(recs):
+            }
+            rids = [marks.get(tuple(r.model.argnames)) for r in recs]
+            if None in rids or len(marks) != len(recs):
                 continue
             callspec = getattr(item, "callspec", None)
-            shape = _shape(str(getattr(callspec, "id", "")), rids)
+            shape = _shape(str(getattr(callspec, "id", "")), [str(r) for r in rids])
             for k, (rec, rid) in enumerate(zip(recs, rids)):
                 key = (base, k)
                 if key not in slots:
