@@ -144,11 +144,11 @@ class Run:
                 for m in item.iter_markers("parametrize")
                 if m.kwargs.get(ROW_MARK_FLAG)
             }
-            rids = [marks.get(tuple(r.model.argnames)) for r in recs]
-            if None in rids or len(marks) != len(recs):
+            rids = [marks.get(tuple(r.model.argnames), "") for r in recs]
+            if "" in rids or len(marks) != len(recs):
                 continue
             callspec = getattr(item, "callspec", None)
-            shape = _shape(str(getattr(callspec, "id", "")), [str(r) for r in rids])
+            shape = _shape(str(getattr(callspec, "id", "")), rids)
             for k, (rec, rid) in enumerate(zip(recs, rids)):
                 key = (base, k)
                 if key not in slots:
