@@ -391,40 +391,49 @@ def warning_text(table: Mapping[str, Any]) -> str:
     )
 
 
+def _verdict_text(g: Mapping[str, Any], t: int, limit: int | None) -> str:
+    """What one (shape x signature) group's failures point at, after its head."""
+    cands = [c["text"] for c in g["candidates"] if c["failing"] == g["failed"]]
+    total = g["explaining"]
+    if g["verdict"] == "no-passing":
+        return "no item of this shape passed, so no combination can be singled out"
+    if g["verdict"] == "decided":
+        return f"every failure holds {cands[0]}; no passing item holds it"
+    if g["verdict"] == "ambiguous":
+        shown = cands if limit is None else cands[:limit]
+        more = f" ... {total - len(shown)} more" if total > len(shown) else ""
+        return (
+            f"{total} candidates remain (each held by every failure, by no passing item): "
+            f"{', '.join(shown)}{more}; follow-up cases needed: `pairwise-param localize`"
+        )
+    top = [f"{c['text']} ({c['failing']} failure{'s' if c['failing'] != 1 else ''})" for c in g["candidates"]]
+    text = f"no combination of up to {t} values is held by every failure and by no passing item"
+    if top:
+        text += f"; partial candidates: {_listed(top, limit)}"
+    if g["unexplained_nodeids"]:
+        n = len(g["unexplained_nodeids"])
+        text += (
+            f"; {n} failing item{'s' if n != 1 else ''} hold{'s' if n == 1 else ''} no combination that "
+            f"passed nowhere (flaky, or a fault of more than {t} values: try --pairwise-strength={t + 1})"
+        )
+    return text + "; follow-up cases needed: `pairwise-param localize`"
+
+
 def suspicious_lines(table: Mapping[str, Any], limit: int | None = 5) -> list[str]:
-    """One line per (shape x signature) group of failures of the table."""
-    out = []
+    """One line per (shape x signature) group of failures of the table; shapes whose
+    failures read the same (same signature, counts and candidates) share one line."""
     t = table["strength"]
-    many = len({g["shape"] for g in table["suspicious"]}) > 1 or any(g["shape"] for g in table["suspicious"])
-    for g in table["suspicious"]:
-        where = _name(table) + (f" [{g['shape']}]" if many and g["shape"] else "")
-        head = f"{where}: {g['failed']} of {g['items']} items failed with {g['signature']}"
-        cands = [c["text"] for c in g["candidates"] if c["failing"] == g["failed"]]
-        total_expl = g["explaining"]
-        if g["verdict"] == "no-passing":
-            out.append(f"{head}; no item of this shape passed, so no combination can be singled out")
-        elif g["verdict"] == "decided":
-            out.append(f"{head}; every failure holds {cands[0]}; no passing item holds it")
-        elif g["verdict"] == "ambiguous":
-            listed = _listed(cands, limit) + (f" ... {total_expl - len(cands)} more" if total_expl > len(cands) else "")
-            out.append(
-                f"{head}; {total_expl} candidates remain (each held by every failure, by no passing item): "
-                f"{listed}; follow-up cases needed: `pairwise-param localize`"
-            )
-        else:
-            top = [f"{c['text']} ({c['failing']} failure{'s' if c['failing'] != 1 else ''})" for c in g["candidates"]]
-            line = (
-                f"{head}; no combination of up to {t} values is held by every failure and by no passing item"
-            )
-            if top:
-                line += f"; partial candidates: {_listed(top, limit)}"
-            if g["unexplained_nodeids"]:
-                n = len(g["unexplained_nodeids"])
-                line += (
-                    f"; {n} failing item{'s' if n != 1 else ''} hold{'s' if n == 1 else ''} no combination that "
-                    f"passed nowhere (flaky, or a fault of more than {t} values: try --pairwise-strength={t + 1})"
-                )
-            out.append(line + "; follow-up cases needed: `pairwise-param localize`")
+    groups = table["suspicious"]
+    many = len({g["shape"] for g in groups}) > 1 or any(g["shape"] for g in groups)
+    merged: dict[tuple[str, int, int, str], list[str]] = {}
+    for g in groups:
+        key = (g["signature"], g["failed"], g["items"], _verdict_text(g, t, limit))
+        merged.setdefault(key, []).append(g["shape"])
+    out = []
+    for (sig, failed, items, text), shapes in merged.items():
+        where = _name(table) + (f" [{', '.join(shapes)}]" if many and any(shapes) else "")
+        each = " per shape" if len(shapes) > 1 else ""
+        out.append(f"{where}: {failed} of {items} items{each} failed with {sig}; {text}")
     return out
 
 

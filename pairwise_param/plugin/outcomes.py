@@ -161,6 +161,10 @@ class Run:
                 if row is not None:
                     slots[key]["items"].append([item.nodeid, row, shape])
                     run.tracked.add(item.nodeid)
+        # one order whatever the collection order (pytest-randomly, -p xdist's workers)
+        run.payloads.sort(key=lambda p: (p["test"], p["table"]))
+        for p in run.payloads:
+            p["items"].sort()
         return run
 
     # -- outcomes (this object is a plugin for the rest of the session) ------------
