@@ -92,13 +92,15 @@ from typing import Any
 from pairwise_param.locate import Verdict, suspicious
 
 __all__ = [
-    "EXECUTED",
     "FAILURES",
     "RUN_SCHEMA",
     "SCHEMA_ID",
     "SCHEMA_VERSION",
     "analyze_table",
     "coverage_line",
+    "describe",
+    "is_executed",
+    "never_text",
     "run_document",
     "signature",
     "suspicious_lines",
@@ -108,8 +110,6 @@ __all__ = [
 SCHEMA_ID = "pairwise-param/run"
 SCHEMA_VERSION = 1
 OUTCOMES = ("passed", "failed", "error", "skipped", "xfailed", "xpassed", "not_run")
-#: outcomes whose test body ran
-EXECUTED = frozenset({"passed", "failed", "xfailed", "xpassed"})
 #: outcomes that count as a failure of the row
 FAILURES = frozenset({"failed", "error"})
 #: candidates kept per group in the document (the total is kept too)
