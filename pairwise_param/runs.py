@@ -60,6 +60,8 @@ TABLE::
     "suspicious":  [{"shape": "64", "signature": "...", "failed": 4, "passed": 8,
                      "verdict": "decided" | "ambiguous" | "unexplained" | "no-passing",
                      "explaining": 1,            candidates held by every failing item
+                     "size": 2,                  combinations of up to this many values were searched
+                                                 (the strength, less for very wide tables)
                      "candidates": [{"combination": C, "text": "{..}", "failing": 4,
                                      "score": 0.61}],     ranked, at most 20
                      "candidates_total": 1,
@@ -203,42 +205,71 @@ def _shapes(items: Sequence[Mapping[str, Any]]) -> list[str]:
     return list(dict.fromkeys(i["shape"] for i in items))
 
 
+def _coverable(doc: Mapping[str, Any]) -> int | None:
+    """Tuples a cover-mode table covers, without enumerating its rows: every
+    coverable tuple (the table's guarantee) = all tuples of its scopes minus the
+    listed infeasible ones.  None for full mode (rows are enumerated)."""
+    if doc["mode"] != "cover":
+        return None
+    sizes = [len(a["values"]) for a in doc["axes"]]
+    total = 0
+    for scope in doc["scopes"]:
+        n = 1
+        for a in scope:
+            n *= sizes[a]
+        total += n
+    return total - len(doc["infeasible"]) - len(doc["infeasible_absent"])
+
+
 def _coverage(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     rows, scopes, axes = doc["rows"], doc["scopes"], doc["axes"]
     order = {tuple(s): k for k, s in enumerate(scopes)}
+    every_row = set(range(len(rows)))
+    groups = {shape: [i for i in items if i["shape"] == shape] for shape in _shapes(items)}
+    # the rows are only enumerated when some shape of the table lost a row (large tables stay cheap)
+    lossy = any(
+        {i["row"] for i in g if is_executed(i)} != every_row for g in groups.values() if any(map(is_executed, g))
+    )
     table_tuples: set[tuple[tuple[int, int], ...]] = set()
-    for r in rows:
-        table_tuples |= _tuples(r, scopes)
+    if lossy or _coverable(doc) is None:
+        for r in rows:
+            table_tuples |= _tuples(r, scopes)
+    n_table = len(table_tuples) if table_tuples else (_coverable(doc) or 0)
     ran_shapes, idle_shapes = [], []
     lost: dict[tuple[tuple[int, int], ...], list[str]] = {}
     because: dict[tuple[tuple[int, int], ...], set[str]] = {}
     reasons: dict[str, int] = {}
     executed_total = 0
-    for shape in _shapes(items):
-        group = [i for i in items if i["shape"] == shape]
+    for shape, group in groups.items():
         if not any(is_executed(i) for i in group):
             idle_shapes.append(shape)
             continue
         ran_shapes.append(shape)
-        by_row: dict[int, Mapping[str, Any]] = {}
-        ran: set[tuple[tuple[int, int], ...]] = set()
         for i in group:
-            if is_executed(i):
-                ran |= _tuples(rows[i["row"]], scopes)
-            else:
-                by_row.setdefault(i["row"], i)
+            if not is_executed(i):
                 key = _why(i)
                 reasons[key] = reasons.get(key, 0) + 1
+        executed_rows = {i["row"] for i in group if is_executed(i)}
+        if executed_rows == every_row:
+            executed_total += n_table
+            continue
+        by_row: dict[int, Mapping[str, Any]] = {}
+        for i in group:
+            if not is_executed(i):
+                by_row.setdefault(i["row"], i)
+        ran: set[tuple[tuple[int, int], ...]] = set()
+        for r in executed_rows:
+            ran |= _tuples(rows[r], scopes)
         present = {i["row"] for i in group}
         executed_total += len(ran & table_tuples)
         for tup in table_tuples - ran:
             lost.setdefault(tup, []).append(shape)
             for r, row in enumerate(rows):
                 if all(row[a] == v for a, v in tup):
-                    if r in present and r not in by_row:
-                        continue  # this row ran (another item of it did not)
+                    if r in executed_rows:
+                        continue  # cannot happen: the tuple would have run
                     because.setdefault(tup, set()).add(_why(by_row.get(r)) if r in present else "not selected")
-    collected = len(table_tuples) * len(ran_shapes)
+    collected = n_table * len(ran_shapes)
     ordered = sorted(lost, key=lambda tup: (order[tuple(a for a, _ in tup)], tup))
     return {
         "shapes": ran_shapes,
@@ -310,6 +341,7 @@ def _suspicious(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]]) -> l
                     "items": len(group),
                     "verdict": kind,
                     "explaining": verdict.explaining,
+                    "size": verdict.size,
                     "candidates": [
                         {
                             "combination": [list(c) for c in k.combination],
@@ -393,6 +425,7 @@ def warning_text(table: Mapping[str, Any]) -> str:
 
 def _verdict_text(g: Mapping[str, Any], t: int, limit: int | None) -> str:
     """What one (shape x signature) group's failures point at, after its head."""
+    t = min(t, g["size"])  # a very wide table: only smaller combinations were searched
     cands = [c["text"] for c in g["candidates"] if c["failing"] == g["failed"]]
     total = g["explaining"]
     if g["verdict"] == "no-passing":
@@ -495,7 +528,7 @@ _COVERAGE = {
 _GROUP = {
     "type": "object",
     "required": [
-        "shape", "signature", "failed", "passed", "items", "verdict", "explaining", "candidates",
+        "shape", "signature", "failed", "passed", "items", "verdict", "explaining", "size", "candidates",
         "candidates_total", "failing_nodeids", "unexplained_nodeids",
     ],
     "properties": {
@@ -506,6 +539,7 @@ _GROUP = {
         "items": _INT,
         "verdict": {"enum": ["decided", "ambiguous", "unexplained", "no-passing"]},
         "explaining": _INT,
+        "size": {"type": "integer", "minimum": 1},
         "candidates": {
             "type": "array",
             "items": {

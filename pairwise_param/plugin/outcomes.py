@@ -63,6 +63,7 @@ def _python_text(value: Any) -> Any:
 
 def _payload(base: str, k: int, rec: Record) -> dict[str, Any]:
     model = rec.model
+    lost = set(rec.absent_tuples)
     return {
         "test": base,
         "table": k,
@@ -82,9 +83,7 @@ def _payload(base: str, k: int, rec: Record) -> dict[str, Any]:
         "rows": [list(r) for r in rec.table.rows],
         "row_ids": list(rec.ids),
         "infeasible": [
-            [[a, v] for a, v in zip(scope, values)]
-            for scope, values in rec.table.infeasible
-            if (scope, values) not in set(rec.absent_tuples)
+            [[a, v] for a, v in zip(scope, values)] for scope, values in rec.table.infeasible if (scope, values) not in lost
         ],
         "absent": [{"axis": a, "value": v, "reason": reason} for a, v, reason in rec.absent],
         "infeasible_absent": [[[a, v] for a, v in zip(scope, values)] for scope, values in rec.absent_tuples],

@@ -4,6 +4,7 @@ judged by brute force over every combination and by the definitions in their doc
 from __future__ import annotations
 
 import itertools
+import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -87,6 +88,20 @@ def test_a_single_value_fault_is_decided_and_ranked_first() -> None:
     verdict = suspicious(fail, [r for r in rows if r[0] != 1], 2)
     assert verdict.kind == "decided"
     assert verdict.candidates[0].combination == ((0, 1),)
+
+
+def test_a_table_too_wide_for_the_budget_is_searched_at_a_smaller_size() -> None:
+    from pairwise_param import locate
+
+    wide = 200  # C(200, 3) = 1313400 triples per row
+    fail = [tuple([1] * wide)]
+    ok = [tuple([0] * wide), tuple(([0, 1] * wide)[:wide])]
+    verdict = suspicious(fail, ok, 3)
+    n_rows = len(fail) + len(ok)
+    assert n_rows * sum(math.comb(wide, k) for k in range(1, 4)) > locate.BUDGET
+    assert verdict.size == 2  # pairs fit, triples do not
+    assert all(len(c.combination) <= 2 for c in verdict.candidates)
+    assert suspicious(fail, ok, 2).size == 2
 
 
 def test_no_passing_rows_leaves_every_value_suspicious() -> None:

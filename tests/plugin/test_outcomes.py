@@ -104,6 +104,8 @@ def test_an_in_body_skip_loses_tuples_and_the_summary_names_them_and_the_fix(
     assert got == expected
     cov = table["coverage"]
     assert cov["collected"] - cov["executed"] == len(expected)
+    every = set().union(*(tuples(r, table["scopes"]) for r in table["rows"]))
+    assert cov["collected"] == len(every) * len(cov["shapes"])
     assert cov["reasons"] == [{"reason": "skipped: enable_pdl needs Hopper", "items": table["counts"]["skipped"]}]
     assert [s["constraint"] for s in cov["suggestion"]] == ['{"never": {"pdl": True}}']
     out = result.stdout.str()
@@ -286,6 +288,9 @@ def test_a_single_value_fault_is_named(pytester: pytest.Pytester, xdist: bool) -
     result, doc = run(pytester, xdist=xdist)
     groups = failure_groups(doc, "test_k")
     assert {g["shape"] for g in groups} == {"1", "64"}
+    table = table_of(doc, "test_k")
+    every = set().union(*(tuples(r, table["scopes"]) for r in table["rows"]))
+    assert table["coverage"]["collected"] == table["coverage"]["executed"] == 2 * len(every)  # nothing lost
     for g in groups:
         assert g["signature"] == "AssertionError: mismatch in <n> elements"  # one bug across n
         assert g["verdict"] == "decided"
