@@ -268,6 +268,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return
     if state.run is not None and state.run.payloads and not session.config.getoption("collectonly", False):
         state.results = state.run.finish(session.config, int(exitstatus))
+        if state.run.raised and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # -W error::...PairwiseWarning asked for it
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -308,6 +310,11 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         from pairwise_param.plugin.outcomes import terminal_sections
 
         terminal_sections(tr, state.results, verbosity)
+        if state.run.raised:
+            tr.write_line(
+                "pairwise-param: exit status 1: -W error turns the executed-coverage PairwiseWarning into a failure",
+                red=True,
+            )
     line = summary_line(summary)
     if config.getoption("verbose", 0) > 0:
         c = summary["cache"]

@@ -121,6 +121,7 @@ class Run:
         self.payloads: list[dict[str, Any]] = []
         self.tracked: set[str] = set()
         self.outcomes: dict[str, dict[str, Any]] = {}
+        self.raised = False  # a lost-coverage warning was turned into an error (-W error)
 
     # -- collection -------------------------------------------------------------
     @classmethod
@@ -230,7 +231,12 @@ class Run:
             if table["coverage"]["lost"]:
                 path, line = table["location"]
                 # reported at the test's own line, not ours (the warnings summary groups by location)
-                warnings.warn_explicit(PairwiseWarning(warning_text(table), where=table["test"]), PairwiseWarning, path, line)
+                try:
+                    warnings.warn_explicit(
+                        PairwiseWarning(warning_text(table), where=table["test"]), PairwiseWarning, path, line
+                    )
+                except PairwiseWarning:  # -W error::...PairwiseWarning: the run fails (hooks.py)
+                    self.raised = True
         return tables
 
 

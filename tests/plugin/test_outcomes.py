@@ -124,6 +124,16 @@ def test_an_in_body_skip_loses_tuples_and_the_summary_names_them_and_the_fix(
     result.stdout.fnmatch_lines([f"test_k.py:{line}", "*PairwiseWarning*(*tuples lost; skipped: enable_pdl needs Hopper)*"])
 
 
+def test_w_error_makes_a_run_that_lost_tuples_fail(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_k=BODY_SKIP.format(extra=""))
+    result = pytester.runpytest("-p", "no:randomly", "-W", "error::pairwise_param.errors.PairwiseWarning")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    counts = result.parseoutcomes()
+    assert counts["passed"] > 0 and counts["skipped"] > 0 and "failed" not in counts
+    result.stdout.fnmatch_lines(["*-W error turns the executed-coverage PairwiseWarning into a failure*"])
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+
+
 def test_applying_the_suggested_constraint_restores_full_executed_coverage(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_k=BODY_SKIP.format(extra=""))
     _, doc = run(pytester)
