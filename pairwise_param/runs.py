@@ -201,8 +201,24 @@ def analyze_table(payload: Mapping[str, Any], outcomes: Mapping[str, Mapping[str
     return doc
 
 
+def _natural(text: str) -> list[Any]:
+    """Sort key that orders ``7`` before ``14`` and ``n=8-k=64`` before ``n=16-k=64``."""
+    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", text)]
+
+
 def _shapes(items: Sequence[Mapping[str, Any]]) -> list[str]:
-    return list(dict.fromkeys(i["shape"] for i in items))
+    """The shape groups of a table, in natural order (independent of collection order)."""
+    return sorted(dict.fromkeys(i["shape"] for i in items), key=_natural)
+
+
+#: shapes named in one line, then "... N more"
+SHAPES_SHOWN = 5
+
+
+def _shape_list(shapes: Sequence[str]) -> str:
+    shown = ", ".join(shapes[:SHAPES_SHOWN])
+    more = len(shapes) - SHAPES_SHOWN
+    return shown + (f" ... {more} more" if more > 0 else "")
 
 
 def _coverable(doc: Mapping[str, Any]) -> int | None:
@@ -389,7 +405,7 @@ def coverage_line(table: Mapping[str, Any], limit: int | None = 10) -> str | Non
         return None
     many = len(cov["shapes"]) > 1
     lost = [
-        e["text"] + (f" [{', '.join(e['shapes'])}]" if many and len(e["shapes"]) < len(cov["shapes"]) else "")
+        e["text"] + (f" [{_shape_list(e['shapes'])}]" if many and len(e["shapes"]) < len(cov["shapes"]) else "")
         for e in cov["lost"]
     ]
     t = table["strength"]
@@ -401,11 +417,11 @@ def coverage_line(table: Mapping[str, Any], limit: int | None = 10) -> str | Non
     if cov["suggestion"]:
         rules = ", ".join(s["constraint"] for s in cov["suggestion"])
         line += f"; a constraint keeps every other tuple running: constraints=[{rules}]"
-        partial = sorted({sh for s in cov["suggestion"] for sh in s["shapes"]})
+        partial = sorted({sh for s in cov["suggestion"] for sh in s["shapes"]}, key=_natural)
         if many and len(partial) < len(cov["shapes"]):
             line += (
                 f" (what did not run is specific to shape{'s' if len(partial) != 1 else ''} "
-                f"{', '.join(partial)}; the rule applies to every shape)"
+                f"{_shape_list(partial)}; the rule applies to every shape)"
             )
     else:
         line += "; no single combination explains what did not run (a condition known at collection belongs in constraints=)"
@@ -464,7 +480,7 @@ def suspicious_lines(table: Mapping[str, Any], limit: int | None = 5) -> list[st
         merged.setdefault(key, []).append(g["shape"])
     out = []
     for (sig, failed, items, text), shapes in merged.items():
-        where = _name(table) + (f" [{', '.join(shapes)}]" if many and any(shapes) else "")
+        where = _name(table) + (f" [{_shape_list(shapes)}]" if many and any(shapes) else "")
         each = " per shape" if len(shapes) > 1 else ""
         out.append(f"{where}: {failed} of {items} items{each} failed with {sig}; {text}")
     return out
