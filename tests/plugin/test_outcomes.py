@@ -244,6 +244,14 @@ def test_a_value_skipped_at_collection_is_left_out_and_every_other_pair_runs(
     full.assert_outcomes(passed=2 * 3 * 2 * 2, skipped=3 * 2 * 2)
 
 
+def test_values_skipped_at_collection_give_the_same_run_under_xdist(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_m=SKIP_MARK.format(mark='pytest.mark.skipif(True, reason="no bf16 here")'))
+    _, serial = run(pytester)
+    result, dist = run(pytester, xdist=True)
+    assert dist == serial
+    result.stdout.fnmatch_lines(["*skipped at collection (dtype=bf16: no bf16 here)*"])
+
+
 @pytest.mark.parametrize(
     "mark",
     ['pytest.mark.skipif(False, reason="r")', 'pytest.mark.skipif("1 == 1", reason="r")'],
