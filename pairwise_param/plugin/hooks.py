@@ -26,6 +26,10 @@ asserts it).
   list of the t-tuples constraints forbid, per test, once.  Under
   pytest-xdist the workers collect, so each worker sends its numbers through
   ``config.workeroutput`` and the controller reports the first worker's.
+* What the rows did (:mod:`pairwise_param.plugin.outcomes`, imported only
+  when a table was collected): executed coverage, lost tuples and suspicious
+  combinations, in the terminal summary, in ``--pairwise-report=FILE`` and in
+  pytest's cache; under xdist each worker sends the outcomes of its items.
 """
 
 from __future__ import annotations

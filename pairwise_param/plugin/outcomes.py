@@ -30,7 +30,6 @@ A worker that crashes takes its outcomes with it: its items count as not run.
 from __future__ import annotations
 
 import json
-import os
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -273,12 +272,3 @@ def terminal_sections(tr: Any, tables: list[dict[str, Any]], verbosity: int) -> 
         tr.write_sep("-", "pairwise-param: suspicious combinations (held by failing items, by no passing item)", red=True)
         for line in found:
             tr.write_line(line)
-
-
-def report_path_error(value: str) -> str | None:
-    """Why ``--pairwise-report=value`` is unusable (None if fine)."""
-    if not value.strip():
-        return "--pairwise-report needs a file name"
-    if os.path.isdir(value):
-        return f"--pairwise-report={value} is a directory; give a file name (e.g. {os.path.join(value, 'pairwise-run.json')})"
-    return None
