@@ -162,7 +162,7 @@ def _tuples(row: Sequence[int], scopes: Sequence[Sequence[int]]) -> set[tuple[tu
 
 def _why(item: Mapping[str, Any] | None) -> str:
     if item is None:
-        return "not selected"
+        return NOT_SELECTED
     outcome = item["outcome"]
     if outcome == "skipped":
         return f"skipped: {item['reason'] or '(no reason given)'}"
@@ -284,7 +284,7 @@ def _coverage(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]]) -> dic
                 if all(row[a] == v for a, v in tup):
                     if r in executed_rows:
                         continue  # cannot happen: the tuple would have run
-                    because.setdefault(tup, set()).add(_why(by_row.get(r)) if r in present else "not selected")
+                    because.setdefault(tup, set()).add(_why(by_row.get(r)) if r in present else NOT_SELECTED)
     collected = n_table * len(ran_shapes)
     ordered = sorted(lost, key=lambda tup: (order[tuple(a for a, _ in tup)], tup))
     return {
@@ -393,6 +393,18 @@ def _listed(texts: Sequence[str], limit: int | None) -> str:
     shown = list(texts if limit is None else texts[:limit])
     more = len(texts) - len(shown)
     return ", ".join(shown) + (f" ... {more} more" if more > 0 else "")
+
+
+#: the reason of a tuple lost only because its rows were deselected (-k, -m, --lf)
+NOT_SELECTED = "not selected"
+
+
+def lost_at_run_time(table: Mapping[str, Any]) -> bool:
+    """Did the table lose a tuple to something that happened in the run (a skip, a
+    set-up error, an item that never ran), not only to the selection (``-k``,
+    ``-m``, ``--lf``), which the user asked for?  The plugin's line and warning
+    are for these; the run file and ``report --run`` show every loss."""
+    return any(set(e["because"]) - {NOT_SELECTED} for e in table["coverage"]["lost"])
 
 
 def coverage_line(table: Mapping[str, Any], limit: int | None = 10) -> str | None:

@@ -206,7 +206,7 @@ class Run:
     # -- the end ---------------------------------------------------------------------
     def finish(self, config: pytest.Config, exitstatus: int) -> list[dict[str, Any]]:
         """Analyse, write the run file and the cache entry, warn; the analysed tables."""
-        from pairwise_param.runs import analyze_table, run_document, warning_text
+        from pairwise_param.runs import analyze_table, lost_at_run_time, run_document, warning_text
 
         tables = [analyze_table(p, self.outcomes) for p in self.payloads if p["items"]]
         doc = run_document(tables, exitstatus)
@@ -227,7 +227,7 @@ class Run:
             except OSError:  # a read-only cache directory must not fail the run
                 pass
         for table in tables:
-            if table["coverage"]["lost"]:
+            if lost_at_run_time(table):
                 path, line = table["location"]
                 # reported at the test's own line, not ours (the warnings summary groups by location)
                 try:
@@ -259,10 +259,10 @@ def _skip_reason(report: Any) -> str:
 
 def terminal_sections(tr: Any, tables: list[dict[str, Any]], verbosity: int) -> None:
     """The executed-coverage and suspicious-combination sections of the terminal summary."""
-    from pairwise_param.runs import coverage_line, suspicious_lines
+    from pairwise_param.runs import coverage_line, lost_at_run_time, suspicious_lines
 
     limit = None if verbosity > 0 else 10
-    lines = [line for t in tables if (line := coverage_line(t, limit)) is not None]
+    lines = [line for t in tables if lost_at_run_time(t) and (line := coverage_line(t, limit)) is not None]
     if lines:
         tr.write_sep("-", "pairwise-param: executed coverage below the collected table", yellow=True)
         for line in lines:

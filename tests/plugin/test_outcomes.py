@@ -198,6 +198,28 @@ def test_a_whole_skipped_test_or_shape_is_not_reported_as_lost(pytester: pytest.
     assert "executed coverage below" not in result.stdout.str()
 
 
+def test_a_selection_is_counted_in_the_run_file_but_not_warned_about(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        test_sel="""
+        from pairwise_param import pairwise
+
+        @pairwise(dtype=["fp16", "bf16"], bias_mode=[0, 1, 2], xnorm=[False, True])
+        def test_sel(dtype, bias_mode, xnorm):
+            pass
+        """
+    )
+    result, doc = run(pytester, "-k", "fp16")
+    table = table_of(doc, "test_sel")
+    assert table["coverage"]["lost"] and table["coverage"]["lost"] == [
+        e for e in table["coverage"]["lost"] if e["because"] == ["not selected"]
+    ]
+    assert {(s, tuple(tuple(c) for c in e["combination"])) for e in table["coverage"]["lost"] for s in e["shapes"]} == (
+        lost_tuples(table)
+    )
+    out = result.stdout.str()
+    assert "executed coverage below" not in out and "PairwiseWarning" not in out
+
+
 SKIP_MARK = """
 import pytest
 from pairwise_param import pairwise
