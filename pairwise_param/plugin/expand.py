@@ -21,8 +21,10 @@ from pairwise_param.decorator import PairwiseSpec
 from pairwise_param.errors import AxisCollision, InvalidArgument
 from pairwise_param.model import Model
 from pairwise_param.plugin import modes
+from pairwise_param.plugin.absent import model_for, split_infeasible
 from pairwise_param.plugin.ids import row_ids, with_value_ids
 from pairwise_param.plugin.tables import Table, TableCache
+from pairwise_param.product import feasible_count
 
 __all__ = ["Plan", "Record", "expand"]
 
@@ -40,6 +42,15 @@ class Record:
     mode: str
     infeasible: str = ""
     n_infeasible: int = 0
+    #: values whose skip mark was true at collection, left out (:mod:`pairwise_param.plugin.absent`),
+    #: and the text / number of the tuples lost with them
+    absent: tuple[tuple[int, int, str], ...] = ()
+    absent_text: str = ""
+    absent_tuples: tuple[Any, ...] = ()
+    #: the model, table and row ids (what ran is measured against them: plugin/outcomes.py)
+    model: Any = None
+    table: Any = None
+    ids: tuple[str, ...] = ()
 
 
 def _parametrized_names(metafunc: pytest.Metafunc) -> set[str]:
@@ -206,18 +217,26 @@ def expand(
     records: list[Record] = []
     for spec in specs:
         mode, strength = modes.effective(settings, spec.mode, spec.strength, len(spec.axes))
-        model = spec.model(nodeid, strength=strength)
+        model, original, absent = model_for(spec, nodeid, strength, mode)
         table = tables.get(model, mode, spec.effort, spec.seed)
-        plans.append((list(spec.argnames), _params(spec, model, table, nodeid), spec.indirect))
+        params = _params(spec, model, table, nodeid)
+        plans.append((list(spec.argnames), params, spec.indirect))
         cover = mode == "cover"
+        forbidden, lost = split_infeasible(original, table.infeasible if cover else ())
         records.append(
             Record(
                 rows=len(table.rows),
-                full=table.full_count,
+                full=table.full_count if original is None else feasible_count(original),
                 strength=model.strength,
                 mode=mode,
-                infeasible=model.describe_tuples(table.infeasible) if cover and table.infeasible else "",
-                n_infeasible=len(table.infeasible) if cover else 0,
+                infeasible=model.describe_tuples(forbidden) if forbidden else "",
+                n_infeasible=len(forbidden),
+                absent=absent,
+                absent_text=model.describe_tuples(lost) if lost else "",
+                absent_tuples=tuple(lost),
+                model=model,
+                table=table,
+                ids=tuple(str(p.id) for p in params),
             )
         )
     return plans, records
