@@ -37,11 +37,11 @@ def main(argv: list[str] | None = None) -> int:
     from benchmarks.faults.targets import all_targets
 
     t0 = time.perf_counter()
-    targets = all_targets()
     faults = [f for f in FAULTS if (args.families is None or f.target.split("/")[0] in args.families)
               and (args.faults is None or f.id in args.faults)]
     if not faults:
         parser.error("no fault selected")
+    targets = all_targets(list(dict.fromkeys(f.target.split("/")[0] for f in faults)))
     used = list(dict.fromkeys(f.target for f in faults))
     tabs = {key: tables(targets[key]) for key in used}
     result: dict = {"random_seeds": len(RANDOM_SEEDS), "targets": [], "sanity": [], "faults": []}

@@ -137,12 +137,12 @@ FAULTS: tuple[Fault, ...] = (
           "sin read at the block offset",
           "the sin half of the cache row is read at BLOCK_R instead of HALF",
           _m("    sin = tl.load(cs_ptrs + HALF,", "    sin = tl.load(cs_ptrs + BLOCK_R,"), "rope_dim in {80, 96}"),
-    Fault("rope-kcache-second-half-neox-only", "rope/test_fused_rope_store",
-          "k cache's second element stored at i1 + HALF",
-          "the cache store writes the partner element at the NeoX offset for both layouts: GPT-J pairs land "
-          "in the wrong channels of k_cache",
+    Fault("rope-kcache-partner-gptj-offset", "rope/test_fused_rope_store",
+          "k cache's partner element stored at i1 + 1",
+          "the cache store writes the second element of each pair at the GPT-J offset for both layouts: "
+          "NeoX pairs land in the wrong channels of k_cache (q and k themselves are right)",
           _m("        tl.store(kc + i2, o2.to(k_cache_ptr.dtype.element_ty), mask=mask)\n",
-             "        tl.store(kc + i1 + HALF, o2.to(k_cache_ptr.dtype.element_ty), mask=mask)\n"), "GPT-J"),
+             "        tl.store(kc + i1 + 1, o2.to(k_cache_ptr.dtype.element_ty), mask=mask)\n"), "NeoX"),
     Fault("rope-kcache-head-stride-rotary", "rope/test_fused_rope_store",
           "k cache head stride = rotary_dim",
           "the cache's head stride uses the rotated width: wrong only when head_dim > rotary_dim, which "

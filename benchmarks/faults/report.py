@@ -45,11 +45,12 @@ def _group_rows(name: str, faults: Sequence[dict[str, Any]], seeds: int) -> str:
 def markdown(result: dict[str, Any]) -> str:
     faults = result["faults"]
     seeds = result["random_seeds"]
-    out = [f"Faults: {len(faults)}; random samples per fault: {seeds} (each the size of the t=2 table). "
-           f"Kill = at least one row of the mode fails; every mode's rows are full-product rows, so one "
-           f"full-product run per fault decides all modes.", ""]
-    out += ["| fault | test | order | failing rows | minimal failing combination | full | t=2 | t=3 | upstream CI "
-            "| random (kills of %d) |" % seeds, "|---|---|---:|---:|---|---|---|---|---|---:|"]
+    intro = (f"Faults: {len(faults)}; random samples per fault: {seeds} (each the size of the t=2 table). "
+             f"Kill = at least one row of the mode fails; every mode's rows are full-product rows, so one "
+             f"full-product run per fault decides all modes.")
+    header = (f"| fault | test | order | failing rows | minimal failing combination | full | t=2 | t=3 "
+              f"| upstream CI | random (kills of {seeds}) |")
+    out = [intro, "", header, "|---|---|---:|---:|---|---|---|---|---|---:|"]
     for f in faults:
         k = f["kills"]
         out.append(f"| `{f['id']}` | {f['target'].split('/')[1]} | {_order(f['order'])} | "

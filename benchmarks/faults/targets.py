@@ -261,6 +261,15 @@ def _fused_targets() -> list[Target]:
                    f"from that model")]
 
 
-def all_targets() -> dict[str, Target]:
-    """Every study target, by key."""
-    return {t.key: t for t in [*_skinny_targets(), *_rms_targets(), *_rope_targets(), *_fused_targets()]}
+FAMILIES: dict[str, Callable[[], list[Target]]] = {
+    "skinny_gemm": _skinny_targets, "rmsnorm": _rms_targets, "rope": _rope_targets, "fused_norm": _fused_targets,
+}
+
+
+def all_targets(families: Sequence[str] | None = None) -> dict[str, Target]:
+    """The study targets of ``families`` (default: every family), by key."""
+    names = list(FAMILIES) if families is None else list(families)
+    unknown = [n for n in names if n not in FAMILIES]
+    if unknown:
+        raise ValueError(f"unknown families {unknown}; expected some of {', '.join(FAMILIES)}")
+    return {t.key: t for name in names for t in FAMILIES[name]()}
