@@ -227,7 +227,7 @@ FUSED_STUDY_VALUES: dict[str, list[Any]] = {
     "dtype": [torch.bfloat16, torch.float32],
     "gate_layout": ["none", "B1C", "BLC"],
     "scale_layout": ["B1C", "BLC"],
-    "shift_layout": ["C", "BF1C"],
+    "shift_layout": ["B1C", "BLC"],
 }
 
 
