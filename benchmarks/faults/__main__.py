@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import time
+from typing import Any
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
@@ -44,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     targets = all_targets(list(dict.fromkeys(f.target.split("/")[0] for f in faults)))
     used = list(dict.fromkeys(f.target for f in faults))
     tabs = {key: tables(targets[key]) for key in used}
-    result: dict = {"random_seeds": len(RANDOM_SEEDS), "targets": [], "sanity": [], "faults": []}
+    result: dict[str, Any] = {"random_seeds": len(RANDOM_SEEDS), "targets": [], "sanity": [], "faults": []}
     for key in used:
         t, tab = targets[key], tabs[key]
         result["targets"].append({

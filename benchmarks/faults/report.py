@@ -56,6 +56,11 @@ def markdown(result: dict[str, Any]) -> str:
         out.append(f"| `{f['id']}` | {f['target'].split('/')[1]} | {_order(f['order'])} | "
                    f"{f['failing_rows']}/{f['full_rows']} | {_witness(f)} | {_yes(k['full'])} | {_yes(k['t2'])} | "
                    f"{_yes(k['t3'])} | {_yes(k['upstream'])} | {sum(k['random'])} |")
+    legend = ("The faults (the bug, and why it is plausible; `aimed at` is the author's intent, the order above "
+              "is measured):")
+    out += ["", legend, "", "| fault | bug | why | aimed at |", "|---|---|---|---|"]
+    for f in faults:
+        out.append(f"| `{f['id']}` | {f['title']} | {f['why']} | {f['expect']} |")
     head = ["| group | faults | detected by full | t=2 | t=3 | upstream CI | random mean | random worst seed |",
             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     out += ["", "Kill rates per interaction order (over the faults the full product detects):", "", *head]

@@ -60,7 +60,8 @@ def suite_spec(module: str, test: str) -> PairwiseSpec:
     specs = [m.args[0] for m in getattr(fn, "pytestmark", []) if m.name == MARK]
     if len(specs) != 1:
         raise ValueError(f"{module}::{test} has {len(specs)} pairwise marks; the study expects one")
-    return specs[0]
+    spec: PairwiseSpec = specs[0]
+    return spec
 
 
 def _dtype(name: str) -> torch.dtype:
