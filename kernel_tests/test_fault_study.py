@@ -82,3 +82,15 @@ def test_two_rmsnorm_faults_end_to_end(device):
     mask = study_fault(by_id()["rms-mask-row-stride"], target, tab)
     assert mask["order"] == 1 and mask["witnesses"] == [{"padded": True}] and mask["failing_rows"] == 4
     assert all(mask["kills"]["random"])  # half the rows fail: every 4-row sample holds one
+
+
+def test_cli_names_match_and_bad_names_are_usage_errors(capsys):
+    from benchmarks.faults.__main__ import FAMILY_NAMES, main
+    from benchmarks.faults.targets import FAMILIES
+
+    assert FAMILY_NAMES == list(FAMILIES)
+    for argv in (["--faults", "no-such-fault"], ["--families", "no_such_family"]):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 2
+    assert "no_such_family" in capsys.readouterr().err

@@ -16,10 +16,15 @@ from typing import Any
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+#: --families choices (benchmarks/faults/targets.py's FAMILIES; not imported here, so
+#: --help needs neither torch nor Triton).
+FAMILY_NAMES = ["skinny_gemm", "rmsnorm", "rope", "fused_norm"]
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.faults", description=__doc__.splitlines()[0])
-    parser.add_argument("--families", nargs="*", default=None, help="families to run (default: all)")
+    parser.add_argument("--families", nargs="*", default=None, choices=FAMILY_NAMES,
+                        help="families to run (default: all)")
     parser.add_argument("--faults", nargs="*", default=None, help="fault ids to run (default: all)")
     parser.add_argument("--json", default=None, help="write the full result (with t=2 row outcomes) here")
     parser.add_argument("--markdown", default=None, help="also write the Markdown here")
@@ -38,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     from benchmarks.faults.targets import all_targets
 
     t0 = time.perf_counter()
+    unknown = sorted(set(args.faults or ()) - {f.id for f in FAULTS})
+    if unknown:
+        parser.error(f"unknown fault ids {unknown}; see benchmarks/faults/catalogue.py")
     faults = [f for f in FAULTS if (args.families is None or f.target.split("/")[0] in args.families)
               and (args.faults is None or f.id in args.faults)]
     if not faults:
@@ -63,8 +71,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[fault] {fault.id}: order {r['order']}, {r['failing_rows']}/{r['full_rows']} rows fail, "
               f"t2 {'kill' if r['kills']['t2'] else 'MISS'} ({r['seconds']} s)", file=sys.stderr)
     result["seconds"] = time.perf_counter() - t0
-    result["command"] = "python -m benchmarks.faults" + (" " + " ".join(argv if argv is not None else sys.argv[1:])
-                                                         if (argv if argv is not None else sys.argv[1:]) else "")
+    given = sys.argv[1:] if argv is None else argv
+    result["command"] = " ".join(["python -m benchmarks.faults", *given])
     text = markdown(result)
     print(text)
     if args.markdown:
