@@ -95,9 +95,7 @@ def pytest_value_id(value: Any, argname: str, position: int) -> str:
     if isinstance(value, (str, bytes)):
         if len(value) <= _PYTEST_LONG_STR:
             return value if isinstance(value, str) else value.decode("ascii", "backslashreplace")
-    elif value is None or isinstance(value, (float, int, bool, complex)):
-        return str(value)
-    elif isinstance(value, enum.Enum):
+    elif value is None or isinstance(value, (float, int, bool, complex, enum.Enum)):
         return str(value)
     elif isinstance(getattr(value, "__name__", None), str):
         return str(value.__name__)

@@ -40,8 +40,8 @@ def test_empty_axis_skips_like_empty_parametrize(pytester: pytest.Pytester, mode
     pytester.makepyfile(test_e=EMPTY)
     result = pytester.runpytest("-rs", f"--pairwise-mode={mode}")
     result.assert_outcomes(passed=4, skipped=1)  # 2x2 at t=2 is its own full product
-    # pytest's own reason, the empty axis named first
-    result.stdout.fnmatch_lines(["*SKIPPED*got empty parameter set for (fp8, bias, n)*"])
+    # pytest's own reason (its wording varies by version), the empty axis named first
+    result.stdout.fnmatch_lines(["*SKIPPED*got empty parameter set*fp8*bias*n*"])
     # the skipped test holds no table: the summary counts the other test only
     result.stdout.fnmatch_lines(["pairwise-param: 4 items from 1 table stand for 4 full-product items*"])
 
@@ -84,7 +84,7 @@ def test_empty_axis_on_one_of_two_tables_skips_the_test(pytester: pytest.Pyteste
     )
     result = pytester.runpytest("-rs")
     result.assert_outcomes(skipped=1)
-    result.stdout.fnmatch_lines(["*got empty parameter set for (c, *"])
+    result.stdout.fnmatch_lines(["*got empty parameter set*c*d*a*b*"])
 
 
 # -- 2. ids -----------------------------------------------------------------------------------
