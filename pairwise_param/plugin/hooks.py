@@ -31,6 +31,7 @@ asserts it).
 from __future__ import annotations
 
 import os
+import sys
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -186,11 +187,21 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(name=PLUGIN_FIXTURE)
-def _plugin_fixture() -> None:
+def _plugin_fixture(request: pytest.FixtureRequest) -> None:
     """Requested by every ``@pairwise`` test: proves the plugin is loaded.
     Its name starts with ``_`` so ``pytest --fixtures`` of every project with
-    the package installed does not list it (``-v`` does)."""
-    return
+    the package installed does not list it (``-v`` does).  A ``unittest.TestCase``
+    method is never parametrized by pytest, so its table was never expanded: say so
+    here (it would fail with "missing 2 required positional arguments")."""
+    cls = getattr(request.node, "cls", None)
+    unittest = sys.modules.get("unittest")
+    if cls is not None and unittest is not None and issubclass(cls, unittest.TestCase):
+        pytest.fail(
+            f"pairwise-param: {request.node.nodeid}: @pairwise on a unittest.TestCase method is never "
+            "expanded (pytest parametrizes no unittest test); make the class a plain test class "
+            "(no unittest.TestCase base)",
+            pytrace=False,
+        )
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -351,3 +351,25 @@ def test_derived_with_indirect_axes_goes_to_the_test(pytester: pytest.Pytester) 
         """
     )
     pytester.runpytest().assert_outcomes(passed=4)
+
+
+# -- unittest ---------------------------------------------------------------------------------
+def test_unittest_testcase_with_pairwise_errors_with_the_reason(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import unittest
+        from pairwise_param import pairwise
+
+        class TestK(unittest.TestCase):
+            @pairwise(a=[1, 2], b=[3, 4])
+            def test_x(self, a, b):
+                pass
+
+            def test_plain(self):
+                pass
+        """
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(["*@pairwise on a unittest.TestCase method is never expanded*plain test class*"])
+    assert "missing 2 required positional arguments" not in result.stdout.str()
