@@ -272,6 +272,16 @@ def _pairwise_tables(layout: _Layout, g: _Group, specs: Sequence[Any], strengths
                      list_limit: int | None) -> None:
     """Step 1: each ``@pairwise`` mark is one table, from the spec's own model."""
     for spec in specs:
+        # derived= values are functions of the table's axes: explained by it, never axes
+        layout.explained.update(getattr(spec, "derived", None) or ())
+        empty = [str(n) for n, v in getattr(spec, "axes", {}).items() if isinstance(v, tuple) and not v]
+        if empty:  # the plugin made the test one item treated as parametrize(..., [])
+            layout.explained.update(getattr(spec, "argnames", ()))
+            layout.notes.append(
+                f"@pairwise axis {', '.join(map(repr, empty))} is empty: the test is skipped, as "
+                "parametrize(..., []) is"
+            )
+            continue
         model = spec.model(g.test_id) if hasattr(spec, "model") else spec
         if not isinstance(model, Model):
             raise TypeError(f"pairwise mark holds {spec!r}, not a spec with .model()")

@@ -144,3 +144,32 @@ def test_files_in_command_line_order(pytester: pytest.Pytester, capsys: pytest.C
         lines = out.splitlines()
         heads = [line for line in lines if line in order]
         assert heads == order
+
+
+def test_derived_values_and_empty_axes_are_not_axes(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytester.makepyfile(
+        """
+        from pairwise_param import pairwise
+
+        TOL = {("sum", "f16"): 1e-2, ("sum", "f32"): 1e-5, ("mean", "f16"): 1e-3, ("mean", "f32"): 1e-6}
+
+        @pairwise(reduction=["sum", "mean"], dtype=["f16", "f32"], chunked=[False, True],
+                  derived={"atol": lambda reduction, dtype: TOL[reduction, dtype]})
+        def test_loss(reduction, dtype, chunked, atol):
+            pass
+
+        @pairwise(fp8=[], n=[1, 2])
+        def test_fp8(fp8, n):
+            pass
+        """
+    )
+    for mode, rows in (("cover", 4), ("full", 8)):
+        code, out, _ = run(capsys, "report", "--format", "json", "--", f"--pairwise-mode={mode}")
+        assert code == ExitCode.OK, out
+        tests = {t["function"]: t for t in json.loads(out)["tests"]}
+        loss = tests["test_loss"]
+        assert [a["name"] for a in loss["axes"]] == ["reduction", "dtype", "chunked"]
+        assert (loss["full_product"], loss["collected"]) == (8, rows)
+        assert "is empty: the test is skipped" in " ".join(tests["test_fp8"]["notes"])
