@@ -26,6 +26,9 @@ Options (``pytest kernel_tests --help``, group "kernel tests"):
 * ``KERNEL_TESTS_CPU_BUDGET`` / ``KERNEL_TESTS_<FAMILY>_CPU_BUDGET`` (environment):
   per-case cost budgets under the interpreter, one per family; see
   :mod:`kernel_tests.support.budget`. A malformed value is a usage error before any test.
+* pytest-xdist on several GPUs: worker ``gwN`` runs on visible device ``N mod count``
+  (``CUDA_VISIBLE_DEVICES`` honoured) and ``-n auto`` starts one worker per visible GPU;
+  see :mod:`kernel_tests.support.devices`.
 * Capability marks (``kernel_tests.support.marks.requires``) are evaluated here, at
   test set-up, never at import time.
 
@@ -56,7 +59,7 @@ if not torch.cuda.is_available() and "OMP_NUM_THREADS" not in os.environ:
 import pytest
 from hypothesis import HealthCheck, settings
 
-from kernel_tests.support import platform
+from kernel_tests.support import devices, platform
 from kernel_tests.support.backends import BACKEND_NAMES
 from kernel_tests.support.budget import check_budget_environment
 from kernel_tests.support.marks import MARK_HELP, skip_unmet_requirements
@@ -88,6 +91,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", MARK_HELP)
     check_budget_environment()  # a malformed budget is a usage error, before any test runs
+    # pytest-xdist: each worker on its own GPU (gw0 -> cuda:0, ...); see support/devices.py
+    devices.bind_worker()
+
+
+def _visible_gpus() -> int:
+    return torch.cuda.device_count() if torch.cuda.is_available() else 0
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto``: one worker per visible GPU (support/devices.py); CPU: xdist's default."""
+    return devices.auto_workers(_visible_gpus())
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -127,8 +142,9 @@ def cache_limit_bytes() -> int:
     pytest-xdist workers sharing one GPU, a few workers each holding a 30 GiB cache
     leave no room for the next 7 GiB FP8 case (seen on the H200 with ``-n 8`` in full
     mode). So each worker may keep at most half of its share of the device
-    (``KERNEL_TESTS_CACHE_LIMIT_GIB`` overrides); above that its cache is released
-    right after the test, which costs nothing for the many small cases.
+    (``KERNEL_TESTS_CACHE_LIMIT_GIB`` overrides; workers spread over several GPUs share
+    only their own device); above that its cache is released right after the test, which
+    costs nothing for the many small cases.
     """
     env = os.environ.get("KERNEL_TESTS_CACHE_LIMIT_GIB")
     if env:
@@ -139,8 +155,8 @@ def cache_limit_bytes() -> int:
                 f"KERNEL_TESTS_CACHE_LIMIT_GIB={env!r} is not a number of GiB"
             ) from None
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
-    total = torch.cuda.get_device_properties(0).total_memory
-    return total // (2 * max(workers, 1))
+    total = torch.cuda.get_device_properties(torch.cuda.current_device()).total_memory
+    return total // (2 * devices.workers_per_device(workers, _visible_gpus()))
 
 
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:

@@ -12,7 +12,7 @@ not identifiers or collide with an option name, and grouped axes
 (``{"n,k,m": [(1, 64, 128), ...]}``).  Mapping axes come first, then keyword
 axes, each in the order written.  Options are keyword-only and reserved:
 ``strength, sub_models, constraints, include, mode, effort, seed, ids,
-indirect`` (see :func:`pairwise`).
+indirect, derived`` (see :func:`pairwise`).
 
 The mark contract (stable, read by the plugin and by ``pairwise-param``'s CLI)
 ------------------------------------------------------------------------------
@@ -26,7 +26,8 @@ The decorator attaches exactly ONE mark, ``pytest.mark.pairwise(spec)``, where
   axes)``), ``spec.sub_models``,
   ``spec.constraints``, ``spec.include``, ``spec.mode`` (``None``, ``"cover"``
   or ``"full"``), ``spec.effort``, ``spec.seed``, ``spec.ids``,
-  ``spec.indirect``; ``spec.value_params``: axis name -> {value position:
+  ``spec.indirect``, ``spec.derived`` (argument name -> function of axis
+  values, or ``None``); ``spec.value_params``: axis name -> {value position:
   (marks, id)} for values written ``pytest.param(value, marks=..., id=...)``
   (``spec.axes`` holds the bare values);
 * ``spec.model(where, strength=None)`` -> the validated
@@ -81,6 +82,7 @@ class _Context:
 
     where: str
     argnames: tuple[str, ...]
+    axes: tuple[str, ...] = ()  # axis names as written (grouped: "n,k,m")
 
 
 @dataclass(frozen=True)
@@ -187,18 +189,119 @@ def _check_sub_models(value: Any, ctx: _Context) -> tuple[tuple[Any, int], ...]:
     return tuple((tuple(s[0]) if not isinstance(s[0], str) else s[0], s[1]) for s in subs)
 
 
+#: What ``ids=`` accepts, shown by every error about it.
+IDS_ACCEPTED = (
+    "ids= takes: 'readable' (default: dtype=bfloat16-padded=True) or 'pytest' (the ids parametrize "
+    "gives: bfloat16-True, dtype0); a callable fn(value) -> str | None as in parametrize (or "
+    "fn(argname, value)); a list of one id per value (a table of one axis); or a mapping "
+    "{argname: fn(value) or a list of one id per value}"
+)
+
+
+def _check_id_list(name: str, ids: Sequence[Any], ctx: _Context) -> tuple[str | None, ...]:
+    bad = [i for i in ids if i is not None and not isinstance(i, (str, int, float, bool))]
+    if bad:
+        raise InvalidArgument(
+            f"{name}: every id in the list is a str (or None to keep the default), got {bad[0]!r}. "
+            + IDS_ACCEPTED,
+            where=ctx.where,
+        )
+    return tuple(None if i is None else str(i) for i in ids)
+
+
 def _check_ids(value: Any, ctx: _Context) -> Any:
     if value is None or callable(value):
         return value
-    if not isinstance(value, Mapping):
-        raise _bad("ids", value, ctx)
-    for k, fn in value.items():
-        if not callable(fn):
+    if isinstance(value, str):
+        if value in ("readable", "pytest"):
+            return value
+        raise InvalidArgument(f"ids={value!r} is not an id style. " + IDS_ACCEPTED, where=ctx.where)
+    if isinstance(value, (list, tuple)):
+        if len(ctx.axes) != 1:
             raise InvalidArgument(
-                f"ids[{k!r}]={fn!r} must be a callable value -> str (or None to keep the default)",
+                f"ids={list(value)!r}: a list of ids names the values of a table of ONE axis; this table "
+                f"has {len(ctx.axes)} ({', '.join(ctx.axes)}): give {{argname: [ids]}} per axis. "
+                + IDS_ACCEPTED + ". " + _axis_hint("ids", value),
                 where=ctx.where,
             )
-    return value
+        return {ctx.axes[0]: _check_id_list("ids", value, ctx)}
+    if not isinstance(value, Mapping):
+        raise InvalidArgument(
+            f"ids={value!r} ({type(value).__name__}) is not usable. " + IDS_ACCEPTED, where=ctx.where
+        )
+    out: dict[str, Any] = {}
+    for k, fn in value.items():
+        if isinstance(fn, (list, tuple)):
+            if k not in ctx.axes:
+                raise InvalidArgument(
+                    f"ids[{k!r}]: a list of ids names the values of an axis, and {k!r} is not one "
+                    f"(axes: {', '.join(ctx.axes)})",
+                    where=ctx.where,
+                )
+            out[k] = _check_id_list(f"ids[{k!r}]", fn, ctx)
+        elif not callable(fn):
+            raise InvalidArgument(
+                f"ids[{k!r}]={fn!r} must be a callable value -> str (or None to keep the default), "
+                "or a list of one id per value",
+                where=ctx.where,
+            )
+        else:
+            out[k] = fn
+    return MappingProxyType(out)
+
+
+def _check_derived(value: Any, ctx: _Context) -> Mapping[str, Callable[..., Any]] | None:
+    """``{"atol": fn(dtype, reduction)}``: values the test receives, computed from the
+    row's axis values, never axes themselves (so never paired, never in the id)."""
+    if value is None:
+        return None
+    if isinstance(value, (list, tuple)):  # values of an axis meant to be called `derived`
+        raise _bad("derived", value, ctx)
+    if not isinstance(value, Mapping):
+        raise InvalidArgument(
+            f"derived={value!r} must be a mapping of argument name -> function of axis values, "
+            "e.g. derived={'atol': lambda dtype: 1e-2 if dtype == 'bf16' else 1e-5}",
+            where=ctx.where,
+        )
+    import inspect
+
+    out: dict[str, Callable[..., Any]] = {}
+    for name, fn in value.items():
+        if not isinstance(name, str) or not name.isidentifier():
+            raise InvalidArgument(f"derived: {name!r} is not an argument name", where=ctx.where)
+        if name in ctx.argnames:
+            raise InvalidArgument(
+                f"derived[{name!r}]: {name!r} is also an axis; a derived value is computed from the "
+                "axes, not one of them (rename it, or drop the axis)",
+                where=ctx.where,
+            )
+        if not callable(fn):
+            raise InvalidArgument(
+                f"derived[{name!r}]={fn!r} is not callable; give a function whose parameters are axis "
+                f"names (axes: {', '.join(ctx.argnames)})",
+                where=ctx.where,
+            )
+        try:
+            params = inspect.signature(fn).parameters.values()
+        except (TypeError, ValueError):
+            raise InvalidArgument(
+                f"derived[{name!r}]: the signature of {fn!r} cannot be read; wrap it in a def or lambda "
+                "whose parameters are axis names",
+                where=ctx.where,
+            ) from None
+        unknown = [
+            p.name for p in params
+            if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and p.name not in ctx.argnames
+            and p.default is p.empty
+        ]
+        if unknown:
+            raise InvalidArgument(
+                f"derived[{name!r}]: parameter {', '.join(map(repr, unknown))} is not an axis "
+                f"(axes: {', '.join(ctx.argnames)}); a derived value is a function of axis values",
+                where=ctx.where,
+            )
+        out[name] = fn
+    return MappingProxyType(out)
 
 
 def _check_indirect(value: Any, ctx: _Context) -> bool | tuple[str, ...]:
@@ -241,10 +344,15 @@ OPTIONS: tuple[Option, ...] = (
            "cover mode; 'cover' (or None) follows the run."),
     Option("effort", 0, _engine_option("effort"), "engine improver effort (0 = quick); see EngineOptions."),
     Option("seed", 0, _engine_option("seed"), "seed of the engine's improver."),
-    Option("ids", None, _check_ids, "{'argname': fn(value) -> str} or fn(argname, value) -> str | None."),
+    Option("ids", None, _check_ids,
+           "'readable' | 'pytest' (id style); fn(value) -> str | None (or fn(argname, value)); "
+           "[one id per value] of a one-axis table; {'argname': fn(value) or [ids]}."),
     Option("indirect", False, _check_indirect,
            "as in pytest.mark.parametrize: True or a list of axis names whose values go to the "
            "same-named fixture as request.param."),
+    Option("derived", None, _check_derived,
+           "{'atol': fn(dtype, reduction)}: arguments computed from each row's axis values; not "
+           "axes (never paired, not in the id), in the JUnit properties."),
 )
 
 #: Option names of ``@pairwise``, in declaration order.
@@ -266,6 +374,7 @@ class PairwiseSpec:
     seed: int = 0
     ids: Any = None
     indirect: bool | tuple[str, ...] = False
+    derived: Mapping[str, Callable[..., Any]] | None = None
     #: axis name -> {value position: (marks, id)} for values given as ``pytest.param(value,
     #: marks=..., id=...)``; ``axes`` holds the bare values.
     value_params: Mapping[str, Mapping[int, tuple[tuple[Any, ...], str | None]]] = field(
@@ -385,7 +494,7 @@ def _spec(where: str, axes_mapping: Any, axes: Mapping[str, Any], given: Mapping
         mapping[name], extra = _unwrap_params(str(name), mapping[name], where)
         if extra:
             value_params[name] = MappingProxyType(extra)
-    ctx = _Context(where, _argnames(mapping))
+    ctx = _Context(where, _argnames(mapping), tuple(str(n) for n in mapping))
     checked = {o.name: o.check(given[o.name], ctx) for o in OPTIONS}
     return PairwiseSpec(
         axes=MappingProxyType(mapping), value_params=MappingProxyType(value_params), **checked
@@ -403,8 +512,9 @@ def pairwise(
     mode: str | None = None,
     effort: Any = 0,
     seed: int = 0,
-    ids: Mapping[str, Callable[[Any], Any]] | Callable[[str, Any], Any] | None = None,
+    ids: Any = None,
     indirect: bool | Sequence[str] = False,
+    derived: Mapping[str, Callable[..., Any]] | None = None,
     **axes: Iterable[Any],
 ) -> Callable[[F], F]:
     """Parametrize a test over a covering table of its option axes.
@@ -422,8 +532,12 @@ def pairwise(
     * ``include``: (partial) rows that must appear, first;
     * ``mode``: ``"full"`` keeps this test exhaustive even in cover mode;
     * ``effort``, ``seed``: the engine's improver effort and seed;
-    * ``ids``: ``{"argname": fn(value) -> str}`` or ``fn(argname, value) -> str | None``;
-    * ``indirect``: as in ``pytest.mark.parametrize``.
+    * ``ids``: ``"readable"`` / ``"pytest"`` (id style), ``fn(value) -> str | None`` as
+      in ``parametrize`` (or ``fn(argname, value)``), a list of one id per value (a table
+      of one axis), or ``{"argname": fn(value) or [ids]}``;
+    * ``indirect``: as in ``pytest.mark.parametrize``;
+    * ``derived``: ``{"atol": lambda dtype, reduction: ...}``: arguments computed from
+      each row's values (not axes: never paired, not in the id; in full mode too).
 
     Nothing is checked until the decorator is applied, so every error names
     the test.

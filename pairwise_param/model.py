@@ -144,11 +144,9 @@ class Axis:
                 key = value_key(v)
                 hash(key)
             except TypeError:
-                hint = " (use a tuple instead of a list)" if isinstance(v, list) else ""
-                raise UnhashableValue(
-                    f"axis {display!r} value #{i} {v!r} is unhashable ({type(v).__name__}){hint}",
-                    where=where,
-                ) from None
+                # an unhashable value (a dict of shape kwargs) is identified by its position;
+                # a repeat is found by equality with the earlier unhashable values
+                key = _unhashable_key(display, vals, i, index, where)
             if key in index:
                 raise DuplicateValue(
                     f"axis {display!r} lists value {v!r} twice (positions {index[key]} and {i})",
@@ -156,6 +154,35 @@ class Axis:
                 )
             index[key] = i
         return Axis(display, vals, names, index)
+
+
+_UNHASHABLE = "<unhashable>"
+
+
+def _unhashable_key(
+    display: str, vals: tuple[Any, ...], i: int, index: Mapping[tuple[str, Any], int], where: str | None
+) -> tuple[str, Any]:
+    """The index key of the unhashable value ``vals[i]``: its position.  Values are
+    compared by equality with the earlier unhashable ones (a repeat is an error, as for
+    hashable values); one whose ``==`` fails is refused with the way to pass it."""
+    v = vals[i]
+    for key, j in index.items():
+        if key[0] != _UNHASHABLE:
+            continue
+        try:
+            same = bool(vals[j] == v)
+        except Exception:  # noqa: BLE001 - e.g. a tensor's ambiguous truth value
+            raise UnhashableValue(
+                f"axis {display!r} value #{i} {v!r} is unhashable ({type(v).__name__}) and cannot be "
+                "compared with ==; pass an index or a name as the value and look the object up "
+                "in the test (or use indirect= with a fixture)",
+                where=where,
+            ) from None
+        if same:
+            raise DuplicateValue(
+                f"axis {display!r} lists value {v!r} twice (positions {j} and {i})", where=where
+            )
+    return (_UNHASHABLE, i)
 
 
 @dataclass(frozen=True)

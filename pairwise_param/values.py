@@ -33,6 +33,7 @@ __all__ = [
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
 _MAX_REPR = 40
+_MAX_CONTAINER = 60  # a dict or list of shape kwargs longer than this is named by position
 
 
 # -- identity and equality -----------------------------------------------------------------
@@ -152,6 +153,16 @@ def value_id(value: Any, position: int = 0) -> str:
         return "(" + ",".join(value_id(v, position) for v in value) + ")"
     if isinstance(value, frozenset):  # repr order depends on the hash seed: sort
         return "{" + ",".join(sorted(value_id(v, position) for v in value)) + "}"
+    if type(value) in (dict, list):  # unhashable values (shape kwargs), in their own order
+        inner = (
+            ",".join(f"{value_id(k, position)}:{value_id(v, position)}" for k, v in value.items())
+            if isinstance(value, dict)
+            else ",".join(value_id(v, position) for v in value)
+        )
+        text = ("{%s}" if isinstance(value, dict) else "[%s]") % inner
+        if len(text) <= _MAX_CONTAINER and "#" not in text:
+            return text
+        return f"<{t.__name__}>#{position}"
     if isinstance(value, type) or callable(value) and hasattr(value, "__name__"):
         name = getattr(value, "__name__", None)
         if isinstance(name, str) and name and name != "<lambda>":

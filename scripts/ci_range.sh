@@ -52,14 +52,14 @@ export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-ci}"
 unset PYTEST_ADDOPTS PYTEST_PLUGINS PAIRWISE_MODE PAIRWISE_STRENGTH
 
 echo "== oldest: $PY_OLDEST, pytest==$PYTEST_OLDEST"
-make_env "$TMP/oldest" "$PY_OLDEST" "pytest==$PYTEST_OLDEST" "pytest-xdist>=3.5" "hypothesis>=6.100" \
+make_env "$TMP/oldest" "$PY_OLDEST" "pytest==$PYTEST_OLDEST" "pytest-xdist>=3.5" "pytest-split>=0.9" "hypothesis>=6.100" \
     "tomli>=2.0; python_version<'3.11'"
 status=0
 (cd "$ROOT" && "$TMP/oldest/bin/python" -m pytest -q -n 2 -p no:cacheprovider \
     tests/plugin tests/core/test_strategies.py tests/cli) || status=1
 
 echo "== newest: $PY_NEWEST, newest pytest, pytest-randomly"
-make_env "$TMP/newest" "$PY_NEWEST" --upgrade pytest pytest-xdist hypothesis pytest-randomly
+make_env "$TMP/newest" "$PY_NEWEST" --upgrade pytest pytest-xdist pytest-split hypothesis pytest-randomly
 (cd "$ROOT" && "$TMP/newest/bin/python" -m pytest -q -n 2 -p no:cacheprovider -p randomly \
     ${RANDOMLY_SEED:+"--randomly-seed=$RANDOMLY_SEED"} tests) || status=1
 exit "$status"

@@ -335,9 +335,14 @@ def _collect(args: argparse.Namespace, pytest_args: list[str], err: TextIO, show
     """pytest's collection of the suite; pytest's own usage errors become ours.
     Returns the collection, or ``None`` after an internal error of pytest (reported)."""
     from pairwise_param.report import collect
+    from pairwise_param.report.collect import conftest_error
 
     collection = collect(args.paths, pytest_args, progress=err if show_progress else None)
     code = collection.pytest_exit
+    broken = conftest_error(collection.output) if code == 4 else None
+    if broken is not None:  # a conftest that raised: a collection error (exit 3), not a usage error
+        collection.errors.append(broken)
+        return collection
     if code == 4:  # pytest.ExitCode.USAGE_ERROR
         # pytest's message starts at "ERROR:"; a -k/-m expression is rejected only after
         # collection, so what precedes it is the collection listing and our summary: noise

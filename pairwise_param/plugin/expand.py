@@ -18,11 +18,11 @@ import pytest
 
 from pairwise_param.contract import ROW_MARK_FLAG
 from pairwise_param.decorator import PairwiseSpec
-from pairwise_param.errors import AxisCollision, InvalidArgument
+from pairwise_param.errors import AxisCollision, EmptyAxis, InvalidArgument
 from pairwise_param.model import Model
 from pairwise_param.plugin import modes
 from pairwise_param.plugin.absent import model_for, split_infeasible
-from pairwise_param.plugin.ids import row_ids, with_value_ids
+from pairwise_param.plugin.ids import row_ids, value_param_ids
 from pairwise_param.plugin.tables import Table, TableCache
 from pairwise_param.product import feasible_count
 
@@ -116,6 +116,21 @@ class _Names:
         for name in spec.argnames:
             self._check_one(spec, name)
             self.seen.add(name)
+        for name in spec.derived or {}:
+            if name in self.seen or name in self.elsewhere:
+                raise AxisCollision(
+                    f"derived value {name!r} of @pairwise is also an axis or parametrized elsewhere; "
+                    "give it in one place only",
+                    where=self.nodeid,
+                )
+            if name not in self.metafunc.fixturenames:
+                args = ", ".join(self.shown) if self.shown else "none"
+                raise AxisCollision(
+                    f"derived value {name!r} of @pairwise is not an argument of the test (its "
+                    f"arguments: {args}); add {name!r} to the signature",
+                    where=self.nodeid,
+                )
+            self.seen.add(name)
 
     def _check_one(self, spec: PairwiseSpec, name: str) -> None:
         metafunc, nodeid = self.metafunc, self.nodeid
@@ -164,22 +179,77 @@ class _Names:
         )
 
 
-def _params(spec: PairwiseSpec, model: Model, table: Table, nodeid: str) -> list[Any]:
+def _id_style(spec: PairwiseSpec, settings: modes.Settings) -> str:
+    """The test's own ``ids="readable"|"pytest"`` wins over the run's setting."""
+    return spec.ids if isinstance(spec.ids, str) else settings.ids
+
+
+def _derived(spec: PairwiseSpec, values: dict[str, Any], nodeid: str) -> tuple[Any, ...]:
+    """The row's derived values, each function called with the axis values it names."""
+    import inspect
+
+    out = []
+    for name, fn in (spec.derived or {}).items():
+        params = inspect.signature(fn).parameters.values()
+        if any(p.kind is p.VAR_KEYWORD for p in params):
+            kwargs = dict(values)
+        else:
+            kwargs = {p.name: values[p.name] for p in params if p.name in values and p.kind is not p.POSITIONAL_ONLY}
+        try:
+            out.append(fn(**kwargs))
+        except Exception as exc:  # noqa: BLE001 - a user's function may raise anything
+            row = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
+            raise InvalidArgument(f"derived[{name!r}] raised {exc!r} for the row {{{row}}}", where=nodeid) from None
+    return tuple(out)
+
+
+def _params(spec: PairwiseSpec, model: Model, table: Table, nodeid: str, style: str) -> list[Any]:
     """One ``pytest.param`` per row, with its id and the marks of its values."""
     # values given as pytest.param(value, marks=..., id=...): model axes are in spec order
     extra = [spec.value_params.get(name, {}) for name in spec.axes]
     try:
-        ids = row_ids([(a.names, a.values) for a in model.axes], table.rows, with_value_ids(spec.ids, model, extra))
+        ids = row_ids(
+            [(a.names, a.values) for a in model.axes], table.rows, spec.ids, style, value_param_ids(extra)
+        )
     except Exception as exc:  # noqa: BLE001 - a user's id function may raise anything
         raise InvalidArgument(f"an ids= function of @pairwise raised {exc!r}", where=nodeid) from None
-    argnames = spec.argnames
+    argnames = (*spec.argnames, *(spec.derived or {}))
     params = []
     for row, rid in zip(table.rows, ids):
         values = model.decode(row)
-        args = tuple(values[n] for n in argnames)
+        args = tuple(values[n] for n in spec.argnames) + _derived(spec, values, nodeid)
         row_marks = [m for a, v in enumerate(row) if v in extra[a] for m in extra[a][v][0]]
         params.append(pytest.param(*args, id=rid, marks=[*row_marks, _as_parametrized(argnames, args, rid)]))
     return params
+
+
+def _empty_axes(spec: PairwiseSpec) -> list[str]:
+    return [str(name) for name, values in spec.axes.items() if isinstance(values, tuple) and not values]
+
+
+def _empty_plan(
+    specs: list[PairwiseSpec], settings: modes.Settings, nodeid: str
+) -> list[Plan] | None:
+    """An empty axis (a platform-dependent list such as the fp8 dtypes here): ``None``
+    when there is none; else, under ``skip``, ONE empty ``parametrize`` over every
+    argument of the test's tables, so pytest treats the test as ``parametrize(...,
+    [])`` (its ``empty_parameter_set_mark`` decides: skip, xfail or fail_at_collect),
+    the empty axes named first; under ``error``, a collection error."""
+    empty = [name for spec in specs for name in _empty_axes(spec)]
+    if not empty:
+        return None
+    if settings.empty_axis == "error":
+        raise EmptyAxis(
+            f"axis {', '.join(map(repr, empty))} of @pairwise has no values (pairwise_empty_axis = "
+            "error); give at least one value, or set pairwise_empty_axis = skip to skip the test "
+            "as parametrize(..., []) does",
+            where=nodeid,
+        )
+    first = [n.strip() for name in empty for n in name.split(",")]
+    names = list(dict.fromkeys([*first, *(n for spec in specs for n in (*spec.argnames, *(spec.derived or {})))]))
+    indirect = [n for spec in specs for n in spec.argnames if spec.indirect is True or (
+        not isinstance(spec.indirect, bool) and n in spec.indirect)]
+    return [(names, [], indirect)]
 
 
 def _as_parametrized(argnames: tuple[str, ...], args: tuple[Any, ...], rid: str) -> Any:
@@ -213,14 +283,20 @@ def expand(
     specs = [_spec_of(mark, nodeid) for mark in marks]
     for spec in specs:
         names.check(spec)
+    empty = _empty_plan(specs, settings, nodeid)
+    if empty is not None:
+        return empty, []
     plans: list[Plan] = []
     records: list[Record] = []
     for spec in specs:
         mode, strength = modes.effective(settings, spec.mode, spec.strength, len(spec.axes))
         model, original, absent = model_for(spec, nodeid, strength, mode)
         table = tables.get(model, mode, spec.effort, spec.seed)
-        params = _params(spec, model, table, nodeid)
-        plans.append((list(spec.argnames), params, spec.indirect))
+        argnames = [*spec.argnames, *(spec.derived or {})]
+        # derived values go to the test directly, never through a fixture
+        indirect = list(spec.argnames) if spec.indirect is True and spec.derived else spec.indirect
+        params = _params(spec, model, table, nodeid, _id_style(spec, settings))
+        plans.append((argnames, params, indirect))
         cover = mode == "cover"
         forbidden, lost = split_infeasible(original, table.infeasible if cover else ())
         records.append(

@@ -35,6 +35,7 @@ asserts it).
 from __future__ import annotations
 
 import os
+import sys
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -110,7 +111,26 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "combinations of failures) to FILE as JSON (schema: pairwise_param/report/run.schema.json); "
         "also kept in pytest's cache for `pairwise-param localize` and `pairwise-param report --run`.",
     )
+    group.addoption(
+        "--pairwise-empty-axis",
+        dest="pairwise_empty_axis",
+        default=None,
+        metavar="|".join(modes.EMPTY_AXIS),
+        help="a table with an empty axis: skip (default; as parametrize(..., []) does, following "
+        "empty_parameter_set_mark) or error (a collection error). Ini: pairwise_empty_axis.",
+    )
+    group.addoption(
+        "--pairwise-ids",
+        dest="pairwise_ids",
+        default=None,
+        metavar="|".join(modes.ID_STYLES),
+        help="test id style: readable (default, dtype=bfloat16-padded=True) or pytest (the ids "
+        "parametrize gives each axis: bfloat16-True, dtype0). Ini: pairwise_ids.",
+    )
     parser.addini("pairwise_mode", "pairwise-param mode: cover (default) or full", default="")
+    parser.addini("pairwise_empty_axis", "pairwise-param: a table with an empty axis: skip (default) or error",
+                  default="")
+    parser.addini("pairwise_ids", "pairwise-param test id style: readable (default) or pytest", default="")
     _add_strength_ini(parser)
 
 
@@ -171,6 +191,10 @@ def pytest_configure(config: pytest.Config) -> None:
             environ=os.environ,
             ini_mode=_ini_text(config, "pairwise_mode"),
             ini_strength=_ini_text(config, "pairwise_strength"),
+            flag_empty_axis=config.getoption("pairwise_empty_axis"),
+            ini_empty_axis=_ini_text(config, "pairwise_empty_axis"),
+            flag_ids=config.getoption("pairwise_ids"),
+            ini_ids=_ini_text(config, "pairwise_ids"),
         )
     except modes.ModeError as exc:
         raise pytest.UsageError(f"pairwise-param: {exc}") from None
@@ -185,11 +209,21 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(name=PLUGIN_FIXTURE)
-def _plugin_fixture() -> None:
+def _plugin_fixture(request: pytest.FixtureRequest) -> None:
     """Requested by every ``@pairwise`` test: proves the plugin is loaded.
     Its name starts with ``_`` so ``pytest --fixtures`` of every project with
-    the package installed does not list it (``-v`` does)."""
-    return
+    the package installed does not list it (``-v`` does).  A ``unittest.TestCase``
+    method is never parametrized by pytest, so its table was never expanded: say so
+    here (it would fail with "missing 2 required positional arguments")."""
+    cls = getattr(request.node, "cls", None)
+    unittest = sys.modules.get("unittest")
+    if cls is not None and unittest is not None and issubclass(cls, unittest.TestCase):
+        pytest.fail(
+            f"pairwise-param: {request.node.nodeid}: @pairwise on a unittest.TestCase method is never "
+            "expanded (pytest parametrizes no unittest test); make the class a plain test class "
+            "(no unittest.TestCase base)",
+            pytrace=False,
+        )
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -203,9 +237,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     state = metafunc.config.stash[_STATE]
     message = None
     try:
-        plans, state.records[metafunc.definition.nodeid] = expand(
-            metafunc, marks, state.settings, state.tables_for(metafunc.config)
-        )
+        plans, records = expand(metafunc, marks, state.settings, state.tables_for(metafunc.config))
+        if records:  # none: an empty axis made the test one skipped item (no table)
+            state.records[metafunc.definition.nodeid] = records
     except PairwiseError as exc:
         message = f"pairwise-param: {exc}"
     if message is not None:

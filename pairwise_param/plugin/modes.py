@@ -15,6 +15,18 @@ A bad flag or ini value raises at once; a bad environment value (that no flag
 overrides) is kept in :attr:`Settings.env_error` and raised by the plugin only
 where a ``@pairwise`` table is expanded.
 
+Two more settings take a flag or an ini value (no environment variable: they
+describe the suite, not the run):
+
+* ``--pairwise-empty-axis`` / ``pairwise_empty_axis``: ``skip`` (default) treats
+  a table with an empty axis as ``parametrize(..., [])`` does (pytest's
+  ``empty_parameter_set_mark`` decides: skip, xfail or fail_at_collect);
+  ``error`` makes it a collection error of the test;
+* ``--pairwise-ids`` / ``pairwise_ids``: ``readable`` (default,
+  ``dtype=bfloat16-padded=True``) or ``pytest`` (the ids ``parametrize`` would
+  give each axis on its own: ``bfloat16-True``, ``dtype0``), for dashboards
+  keyed on node ids; a test's ``ids="readable"|"pytest"`` wins.
+
 Per test (see :func:`effective`): settings on the decorator are floors, the
 run-time settings can only make a test more thorough, never less:
 
@@ -35,18 +47,25 @@ T = TypeVar("T")
 D = TypeVar("D")
 
 __all__ = [
+    "EMPTY_AXIS",
     "ENV_MODE",
     "ENV_STRENGTH",
+    "ID_STYLES",
     "MODES",
     "ModeError",
     "Settings",
     "effective",
+    "parse_choice",
     "parse_mode",
     "parse_strength",
     "resolve",
 ]
 
 MODES = ("cover", "full")
+#: what a table with an empty axis does (the first is the default)
+EMPTY_AXIS = ("skip", "error")
+#: test id styles (the first is the default)
+ID_STYLES = ("readable", "pytest")
 ENV_MODE = "PAIRWISE_MODE"
 ENV_STRENGTH = "PAIRWISE_STRENGTH"
 
@@ -71,6 +90,10 @@ class Settings(NamedTuple):
     #: use no ``@pairwise`` table, so it must not break them (``pytest --help``
     #: included).  Flags and ini values are the run's own: they fail fast.
     env_error: str = ""
+    #: ``skip`` (as ``parametrize(..., [])``) or ``error``: a table with an empty axis
+    empty_axis: str = EMPTY_AXIS[0]
+    #: ``readable`` or ``pytest``: the id style of tests that do not choose one
+    ids: str = ID_STYLES[0]
 
 
 def parse_mode(text: str, source: str) -> str:
@@ -78,6 +101,14 @@ def parse_mode(text: str, source: str) -> str:
     value = text.strip().lower()
     if value not in MODES:
         raise ModeError(f"{source}={text!r} is not a pairwise mode; use one of: {', '.join(MODES)}")
+    return value
+
+
+def parse_choice(text: str, source: str, choices: tuple[str, ...]) -> str:
+    """One of ``choices`` (case-insensitive, blanks ignored); else :class:`ModeError`."""
+    value = text.strip().lower()
+    if value not in choices:
+        raise ModeError(f"{source}={text!r} is not valid; use one of: {', '.join(choices)}")
     return value
 
 
@@ -129,6 +160,10 @@ def resolve(
     environ: Mapping[str, str] | None = None,
     ini_mode: str | None = None,
     ini_strength: str | None = None,
+    flag_empty_axis: str | None = None,
+    ini_empty_axis: str | None = None,
+    flag_ids: str | None = None,
+    ini_ids: str | None = None,
 ) -> Settings:
     """Combine the three sources (flag > env > ini) into :class:`Settings`."""
     env = environ if environ is not None else {}
@@ -146,10 +181,17 @@ def resolve(
         ),
         parse_strength, ENV_STRENGTH, env_errors, None,
     )
+    choices = []
+    for flag, ini, opt, allowed in (
+        (flag_empty_axis, ini_empty_axis, "empty_axis", EMPTY_AXIS),
+        (flag_ids, ini_ids, "ids", ID_STYLES),
+    ):
+        got = _pick(flag, None, ini, (f"--pairwise-{opt.replace('_', '-')}", "", f"pairwise_{opt} (ini)"))
+        choices.append(allowed[0] if got is None else parse_choice(got[0], got[1], allowed))
     env_error = ""
     if env_errors:
         env_error = f"environment variable {'; '.join(env_errors)} (unset it, or override it with the flag)"
-    return Settings(mode, strength, mode_source, strength_source, env_error)
+    return Settings(mode, strength, mode_source, strength_source, env_error, *choices)
 
 
 def effective(

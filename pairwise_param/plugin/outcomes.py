@@ -137,13 +137,17 @@ class Run:
             recs = records.get(base)
             if not recs or any(r.model is None for r in recs):
                 continue
-            # each table's one-row mark, matched to its record by argument names
-            marks = {
-                tuple(m.args[0]): str(m.args[1][0].id)
+            # each table's one-row mark, matched to its record by argument names (the
+            # mark's names are the table's, then the derived= values' names, if any)
+            marks = [
+                (tuple(m.args[0]), str(m.args[1][0].id))
                 for m in item.iter_markers("parametrize")
                 if m.kwargs.get(ROW_MARK_FLAG)
-            }
-            rids = [marks.get(tuple(r.model.argnames), "") for r in recs]
+            ]
+            rids = [
+                next((rid for names, rid in marks if names[: len(an)] == an), "")
+                for an in (tuple(r.model.argnames) for r in recs)
+            ]
             if "" in rids or len(marks) != len(recs):
                 continue
             callspec = getattr(item, "callspec", None)

@@ -103,7 +103,16 @@ def has_key_column(mark: MarkInfo) -> bool:
 
 # -- the coverage adapter: the only place that talks to pairwise_param.coverage -----------------
 def _labels(combo: Any) -> dict[str, str]:
-    return {a: value_label(v) for a, v in zip(combo.axes, combo.values)}
+    """Axis -> value text of a t-tuple; a grouped axis shows each bound name, as its
+    test ids do (``n=1, k=64``, not ``n,k=(1, 64)``)."""
+    out: dict[str, str] = {}
+    for a, v in zip(combo.axes, combo.values):
+        parts = [p.strip() for p in a.split(",")]
+        if len(parts) > 1 and isinstance(v, tuple) and len(v) == len(parts):
+            out.update((p, value_label(x)) for p, x in zip(parts, v))
+        else:
+            out[a] = value_label(v)
+    return out
 
 
 def measure_table(
@@ -212,9 +221,13 @@ def analyze(
     tests: list[TestReport] = []
     unparametrized = 0
     groups = _groups(collection)
+    # tests whose numbers an explanation shown first makes meaningless (no plugin, unittest)
+    hidden = {t for e in collection.errors if e.first for t in e.tests}
     for i, g in enumerate(groups):
         if on_test is not None:
             on_test(i + 1, len(groups))
+        if g.test_id in hidden:
+            continue
         if not any(it.params for it in g.items) and not collection.marks.get(g.test_id, ([], []))[1]:
             unparametrized += 1
             if not include_unparametrized:
@@ -259,6 +272,16 @@ def _pairwise_tables(layout: _Layout, g: _Group, specs: Sequence[Any], strengths
                      list_limit: int | None) -> None:
     """Step 1: each ``@pairwise`` mark is one table, from the spec's own model."""
     for spec in specs:
+        # derived= values are functions of the table's axes: explained by it, never axes
+        layout.explained.update(getattr(spec, "derived", None) or ())
+        empty = [str(n) for n, v in getattr(spec, "axes", {}).items() if isinstance(v, tuple) and not v]
+        if empty:  # the plugin made the test one item treated as parametrize(..., [])
+            layout.explained.update(getattr(spec, "argnames", ()))
+            layout.notes.append(
+                f"@pairwise axis {', '.join(map(repr, empty))} is empty: the test is skipped, as "
+                "parametrize(..., []) is"
+            )
+            continue
         model = spec.model(g.test_id) if hasattr(spec, "model") else spec
         if not isinstance(model, Model):
             raise TypeError(f"pairwise mark holds {spec!r}, not a spec with .model()")

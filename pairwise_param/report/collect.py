@@ -70,10 +70,15 @@ class CollectedItem:
 
 @dataclass
 class CollectionError:
-    """A file or test that failed to collect; ``where`` names it."""
+    """A file or test that failed to collect; ``where`` names it.  ``first``: an
+    explanation that makes the numbers of some tests meaningless (the plugin is not
+    loaded, a ``unittest.TestCase`` carries ``@pairwise``): shown before them, and
+    those tests (``tests``) are left out of the table and its totals."""
 
     where: str
     message: str
+    first: bool = False
+    tests: tuple[str, ...] = ()
 
 
 @dataclass
@@ -175,6 +180,7 @@ class _Collector:
         self.marks: dict[str, tuple[list[MarkInfo], list[Any]]] = {}
         self.audit_marks: dict[str, list[AuditMark]] = {}
         self.errors: list[CollectionError] = []
+        self.unittest: list[str] = []  # unittest.TestCase tests carrying @pairwise
         self.progress = progress
         self._pset = _parameter_set_type()
 
@@ -196,15 +202,30 @@ class _Collector:
             self._record(item)
         self.progress.done()
         pm = session.config.pluginmanager
-        if any(specs for _, specs in self.marks.values()) and not pm.has_plugin("pairwise_param"):
+        with_pairwise = [t for t, (_, specs) in self.marks.items() if specs]
+        if with_pairwise and not pm.has_plugin("pairwise_param"):
             # without the plugin the marks are never expanded: every @pairwise test would be
             # counted as one unparametrized item with 0% coverage, a silent wrong report
             self.errors.append(
                 CollectionError(
                     "<session>",
                     "the pairwise-param pytest plugin is not loaded (-p no:pairwise_param?), so no "
-                    "@pairwise table was expanded and their numbers are meaningless; remove "
-                    "-p no:pairwise_param",
+                    f"@pairwise table was expanded; the {len(with_pairwise)} @pairwise test(s) are left "
+                    "out of this report; remove -p no:pairwise_param",
+                    first=True,
+                    tests=tuple(with_pairwise),
+                )
+            )
+        elif self.unittest:
+            self.errors.append(
+                CollectionError(
+                    "<session>",
+                    f"{', '.join(self.unittest)}: @pairwise on a unittest.TestCase method is never "
+                    "expanded (pytest parametrizes no unittest test, with parametrize or @pairwise), so "
+                    "these tests are left out of this report; make the class a plain test class "
+                    "(no unittest.TestCase base)",
+                    first=True,
+                    tests=tuple(self.unittest),
                 )
             )
 
@@ -233,6 +254,8 @@ class _Collector:
                 for m in item.iter_markers("pairwise"):
                     if m.args:
                         specs.append(m.args[0])
+                if specs and _is_unittest(item):
+                    self.unittest.append(test_id)
                 audit = [_audit_mark(m, "case") for m in item.iter_markers(CASES_MARK)]
                 audit += [_audit_mark(m, "option") for m in item.iter_markers(OPTIONS_MARK)]
                 if audit:
@@ -242,6 +265,24 @@ class _Collector:
                 marks, specs = [], []
             # iter_markers yields closest first; keep declaration order (outermost last) stable
             self.marks[test_id] = (marks, specs)
+
+
+def _is_unittest(item: Any) -> bool:
+    import unittest
+
+    cls = getattr(item, "cls", None)
+    return isinstance(cls, type) and issubclass(cls, unittest.TestCase)
+
+
+def conftest_error(output: str) -> CollectionError | None:
+    """pytest's "ImportError while loading conftest" (exit 4, before any collection: any
+    exception a conftest raises) as a collection error naming the conftest."""
+    lines = output.strip().splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("ImportError while loading conftest"):
+            where = line.split("'")[1] if line.count("'") >= 2 else "conftest.py"
+            return CollectionError(where, "error while loading conftest: " + _short_error("\n".join(lines[i + 1 :])))
+    return None
 
 
 def collect(

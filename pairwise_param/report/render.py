@@ -104,6 +104,28 @@ def _incomplete(report: SuiteReport) -> list[tuple[TestReport, TableReport, Stre
     ]
 
 
+#: width of the --show-missing lists (wrapped between tuples, continuation lines indented)
+_WRAP = 100
+
+
+def _wrapped(head: str, items: Sequence[str], tail: str = "", indent: str = "      ") -> list[str]:
+    """``head`` then ``items`` joined by ``, `` and wrapped before ``_WRAP`` columns, never
+    inside a tuple; continuation lines start with ``indent``."""
+    lines: list[str] = []
+    line = head
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else tail)
+        sep = "" if line in (head, indent) else " "
+        if line not in (head, indent) and len(line) + len(sep) + len(piece) > _WRAP:
+            lines.append(line)
+            line, sep = indent, ""
+        line += sep + piece
+    if not items and tail:
+        line += tail
+    lines.append(line)
+    return lines
+
+
 def _missing_lines(report: SuiteReport, limit: int | None) -> list[str]:
     lines: list[str] = []
     for test in report.tests:
@@ -114,19 +136,17 @@ def _missing_lines(report: SuiteReport, limit: int | None) -> list[str]:
                 if c.missing:
                     shown = c.missing_tuples if limit is None else c.missing_tuples[:limit]
                     more = c.missing - len(shown)
-                    block.append(
-                        f"  {c.strength}-way missing ({c.missing} of {c.coverable}): "
-                        + ", ".join(_tuple_text(d) for d in shown)
-                        + (f" (+{more} more)" if more > 0 else "")
-                    )
+                    block.extend(_wrapped(
+                        f"  {c.strength}-way missing ({c.missing} of {c.coverable}): ",
+                        [_tuple_text(d) for d in shown], f" (+{more} more)" if more > 0 else "",
+                    ))
                 if c.infeasible:
                     shown = c.infeasible_tuples if limit is None else c.infeasible_tuples[:limit]
                     more = c.infeasible - len(shown)
-                    block.append(
-                        f"  {c.strength}-way infeasible ({c.infeasible}, excluded by constraints): "
-                        + ", ".join(_tuple_text(d) for d in shown)
-                        + (f" (+{more} more)" if more > 0 else "")
-                    )
+                    block.extend(_wrapped(
+                        f"  {c.strength}-way infeasible ({c.infeasible}, excluded by constraints): ",
+                        [_tuple_text(d) for d in shown], f" (+{more} more)" if more > 0 else "",
+                    ))
             mc = table.model_coverage
             if mc is not None:
                 block.append(
@@ -135,7 +155,7 @@ def _missing_lines(report: SuiteReport, limit: int | None) -> list[str]:
                 )
                 if mc.missing:
                     shown = mc.missing_tuples if limit is None else mc.missing_tuples[:limit]
-                    block.append("    missing: " + ", ".join(_tuple_text(d) for d in shown))
+                    block.extend(_wrapped("    missing: ", [_tuple_text(d) for d in shown]))
             if table.violating_rows:
                 block.append(f"  {table.violating_rows} collected row(s) break a constraint")
             if table.outside_rows:
@@ -167,7 +187,11 @@ def _terminal_table(report: SuiteReport) -> list[str]:
     header = ["TEST", "AXES", "FULL", "COLLECTED", "REDUCTION", *cov_heads, *(["@PAIRWISE"] if what_if else [])]
     rows: list[list[str] | str] = []  # a str is a file heading
     current = None
-    for test in sorted(report.tests, key=lambda t: (t.path, report.tests.index(t))):
+    # files in the order they were given and collected (the command line's), tests in theirs
+    file_order: dict[str, int] = {}
+    for each in report.tests:
+        file_order.setdefault(each.path, len(file_order))
+    for test in sorted(report.tests, key=lambda tr: file_order[tr.path]):
         if test.path != current:
             current = test.path
             rows.append(test.path)
@@ -242,16 +266,23 @@ def _terminal_footer(report: SuiteReport, show_missing: bool, list_limit: int | 
                     f"FAIL {test.test_id}: {c.strength}-way coverage {fmt_percent(c.percent, c.complete)} "
                     f"< {report.fail_under:g}% ({c.missing} of {c.coverable} tuples missing)"
                 )
-    if report.errors:
+    later = [e for e in report.errors if not e.first]
+    if later:
         out.append("")
-        for e in report.errors:
+        for e in later:
             out.append(f"ERROR {e.where}: {e.message}")
     return out
 
 
+def _first_errors(report: SuiteReport) -> list[str]:
+    """Explanations that come before any number (the plugin is not loaded, ...)."""
+    return [f"ERROR {e.where}: {e.message}" for e in report.errors if e.first]
+
+
 def render_terminal(report: SuiteReport, *, show_missing: bool = False, list_limit: int | None = 20) -> str:
     """The report as an aligned table for a terminal."""
-    out = [_terminal_heading(report), ""]
+    first = _first_errors(report)
+    out = [*first, *([""] if first else []), _terminal_heading(report), ""]
     if report.tests:
         out.extend(_terminal_table(report))
         out.append("")
@@ -269,6 +300,8 @@ def _md(text: str) -> str:
 
 def render_markdown(report: SuiteReport, *, show_missing: bool = False, list_limit: int | None = 20) -> str:
     out = ["### pairwise-param report", ""]
+    for line in _first_errors(report):
+        out += [f"> **{_md(line)}**", ""]
     if not report.tests:
         out.append("No parametrized tests collected.")
     else:
@@ -320,9 +353,9 @@ def render_markdown(report: SuiteReport, *, show_missing: bool = False, list_lim
                     f"- :x: `{_md(test.test_id)}`: {c.strength}-way coverage "
                     f"{fmt_percent(c.percent, c.complete)} < {report.fail_under:g}%"
                 )
-    if report.errors:
+    if any(not e.first for e in report.errors):
         out += ["", "**Collection errors**", ""]
-        for e in report.errors:
+        for e in (e for e in report.errors if not e.first):
             out.append(f"- `{_md(e.where)}`: {_md(e.message)}")
     return "\n".join(out) + "\n"
 

@@ -65,9 +65,11 @@ def test_reserved_name_used_as_axis(name: str) -> None:
     values = [[1, 2]] if name == "sub_models" else [1, 2]
     if name == "indirect":
         values = [True, False]
+    # a list of ids is accepted on a table of one axis (as parametrize's ids=[...])
+    more = {"b": [0, 1]} if name == "ids" else {}
     with pytest.raises(InvalidArgument) as info:
 
-        @pairwise(a=[1, 2], **{name: values})
+        @pairwise(a=[1, 2], **more, **{name: values})
         def test_x(a):  # type: ignore[no-untyped-def]
             pass
 

@@ -120,19 +120,34 @@ def test_one_and_true_are_distinct_inside_tuples():
     assert len(m.axes[0]) == 2
 
 
-def test_unhashable_value_list():
-    with raises(E.UnhashableValue, "'shape'", "[16, 32]", "list", "tuple"):
-        Model({"shape": [(8, 8), [16, 32]]}, where=WHERE)
+def test_unhashable_values_are_accepted_by_position():
+    # dicts of shape kwargs, lists, tuples holding them: identified by position, handed back as given
+    cfgs = [{"m": 1, "n": 2}, {"m": 4, "n": 8}]
+    m = Model({"cfg": cfgs, "shape": [(8, 8), [16, 32], (1, [2])]}, where=WHERE)
+    assert m.axes[0].values[0] is cfgs[0]
+    assert m.axes[1].values[1] == [16, 32]
+    assert m.axes[0].index_of({"m": 4, "n": 8}) == 1  # include rows find them by equality
 
 
-def test_unhashable_value_dict_is_also_type_error():
-    with pytest.raises(TypeError, match="'cfg'"):
-        Model({"cfg": [{"a": 1}]})
+def test_unhashable_value_repeated_is_a_duplicate():
+    with raises(E.DuplicateValue, "'cfg'", "twice", "positions 0 and 2"):
+        Model({"cfg": [{"a": 1}, {"a": 2}, {"a": 1}]}, where=WHERE)
 
 
-def test_unhashable_inside_tuple():
-    with raises(E.UnhashableValue, "'shape'"):
-        Model({"shape": [(1, [2])]}, where=WHERE)
+def test_unhashable_value_without_equality_says_how_to_pass_it():
+    class Tensorish:
+        __hash__ = None  # type: ignore[assignment]
+
+        def __eq__(self, other: object) -> bool:
+            raise RuntimeError("the truth value of a tensor is ambiguous")
+
+        def __repr__(self) -> str:
+            return "Tensorish()"
+
+    with raises(E.UnhashableValue, "'x'", "value #1", "cannot be compared", "indirect="):
+        Model({"x": [Tensorish(), Tensorish()]}, where=WHERE)
+    with pytest.raises(TypeError, match="'x'"):  # UnhashableValue is also a TypeError
+        Model({"x": [Tensorish(), Tensorish()]})
 
 
 def test_duplicate_axis_names_in_pairs():

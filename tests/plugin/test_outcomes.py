@@ -124,6 +124,19 @@ def test_an_in_body_skip_loses_tuples_and_the_summary_names_them_and_the_fix(
     result.stdout.fnmatch_lines([f"test_k.py:{line}", "*PairwiseWarning*(*tuples lost; skipped: enable_pdl needs Hopper)*"])
 
 
+def test_a_table_with_derived_values_is_measured_too(pytester: pytest.Pytester) -> None:
+    """derived= values ride in the row's one-row mark after the table's names: the
+    table must still be matched to its items (it was silently left unmeasured)."""
+    body = BODY_SKIP.format(extra=', derived={"atol": lambda dtype, xnorm: 0.1}')
+    pytester.makepyfile(test_k=body.replace("xnorm, pdl):", "xnorm, pdl, atol):"))
+    result, doc = run(pytester)
+    table = table_of(doc, "test_k")
+    assert len(table["items"]) == 2 * len(table["rows"])
+    got = {(s, tuple(tuple(c) for c in e["combination"])) for e in table["coverage"]["lost"] for s in e["shapes"]}
+    assert got == lost_tuples(table) and got
+    result.stdout.fnmatch_lines(["*pairwise-param: executed coverage below the collected table*"])
+
+
 def test_w_error_makes_a_run_that_lost_tuples_fail(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_k=BODY_SKIP.format(extra=""))
     result = pytester.runpytest("-p", "no:randomly", "-W", "error::pairwise_param.errors.PairwiseWarning")

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from pairwise_param.plugin.ids import axis_segments, row_ids
+from pairwise_param.plugin.ids import axis_segments, pytest_value_id, row_ids
 from pairwise_param.values import value_id
 
 
@@ -127,3 +127,31 @@ def test_disambiguated_ids_pass_strict_parametrization_ids(pytester: pytest.Pyte
     result = pytester.runpytest("-o", "strict_parametrization_ids=true", "-p", "no:cacheprovider")
     assert result.ret == 0, result.stdout.str()
     result.assert_outcomes(passed=3)
+
+
+def test_pytest_value_id_follows_pytests_rules() -> None:
+    assert pytest_value_id("bf16", "dtype", 3) == "bf16"
+    assert pytest_value_id(b"ab", "x", 0) == "ab"
+    assert pytest_value_id("x" * 101, "s", 2) == "s2"  # pytest's limit for strings shown as they are
+    assert [pytest_value_id(v, "x", 0) for v in (True, None, 2, 1.5)] == ["True", "None", "2", "1.5"]
+    assert pytest_value_id(Color.RED, "c", 0) == "Color.RED"
+    assert pytest_value_id(Level.LOW, "c", 0) == "0"  # an IntEnum is an int first, as in pytest
+    assert pytest_value_id(len, "fn", 0) == "len"
+    assert pytest_value_id((1, 2), "shape", 4) == "shape4"
+    assert pytest_value_id({"m": 1}, "cfg", 1) == "cfg1"
+
+
+def test_pytest_style_segments_and_suffixes() -> None:
+    assert axis_segments(["x"], ["1", 1, "a"], style="pytest") == ["1_0", "1_1", "a"]
+    assert axis_segments(["x"], ["a", "a", "a0"], style="pytest") == ["a1", "a2", "a0"]  # a0 taken: skipped
+    assert axis_segments(["n", "k"], [(1, 2), (3, object())], style="pytest") == ["1-2", "3-k1"]
+    assert axis_segments(["x"], [1, 2], {"x": ["one", None]}, style="pytest") == ["one", "2"]
+
+
+def test_ids_callable_arity() -> None:
+    # fn(value) as parametrize calls it; fn(argname, value) when it takes two parameters
+    assert axis_segments(["x"], [1, 2], lambda v: f"v{v}") == ["x=v1", "x=v2"]
+    assert axis_segments(["x"], [1, 2], lambda name, v: f"{name}{v}") == ["x=x1", "x=x2"]
+    assert axis_segments(["x"], [1, 2], str) == ["x=1", "x=2"]  # a builtin: one argument
+    assert axis_segments(["x"], [1, 2], lambda v, scale=10: v * scale) == ["x=10", "x=20"]
+    assert axis_segments(["n", "k"], [(1, 2)], {"n,k": ["small"]}) == ["small"]  # a grouped axis, whole

@@ -226,6 +226,19 @@ def test_resolve_unit() -> None:
     assert (s.mode, s.strength, s.env_error) == ("full", 3, "")
 
 
+def test_resolve_empty_axis_and_ids() -> None:
+    s = modes.resolve(environ={})
+    assert (s.empty_axis, s.ids) == ("skip", "readable")
+    s = modes.resolve(environ={}, ini_empty_axis="Error ", ini_ids="pytest")
+    assert (s.empty_axis, s.ids) == ("error", "pytest")
+    s = modes.resolve(environ={}, flag_empty_axis="skip", ini_empty_axis="error", flag_ids="readable", ini_ids="pytest")
+    assert (s.empty_axis, s.ids) == ("skip", "readable")  # the flag wins
+    with pytest.raises(modes.ModeError, match=r"--pairwise-ids='short' is not valid; use one of: readable, pytest"):
+        modes.resolve(environ={}, flag_ids="short")
+    with pytest.raises(modes.ModeError, match=r"pairwise_empty_axis \(ini\)='warn'"):
+        modes.resolve(environ={}, ini_empty_axis="warn")
+
+
 @pytest.mark.parametrize(
     ("run_mode", "run_t", "test_mode", "test_t", "n", "expected"),
     [
