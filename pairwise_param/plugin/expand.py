@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from pairwise_param.contract import ROW_MARK_FLAG
+from pairwise_param.contract import INVALID_MARK, ROW_MARK_FLAG
 from pairwise_param.decorator import PairwiseSpec
 from pairwise_param.errors import AxisCollision, InvalidArgument
 from pairwise_param.model import Model
@@ -40,6 +40,10 @@ class Record:
     mode: str
     infeasible: str = ""
     n_infeasible: int = 0
+    #: rows of the negative part (each holds one invalid value; not in ``rows``)
+    invalid_rows: int = 0
+    #: pairs (invalid value, valid value) that constraints forbid
+    invalid_infeasible: str = ""
 
 
 def _parametrized_names(metafunc: pytest.Metafunc) -> set[str]:
@@ -153,20 +157,26 @@ class _Names:
         )
 
 
-def _params(spec: PairwiseSpec, model: Model, table: Table, nodeid: str) -> list[Any]:
-    """One ``pytest.param`` per row, with its id and the marks of its values."""
+def _params(
+    spec: PairwiseSpec, model: Model, rows: tuple[tuple[int, ...], ...], cases: list[Any], nodeid: str
+) -> list[Any]:
+    """One ``pytest.param`` per row, with its id and the marks of its values (and,
+    on a row holding an invalid value, the ``pairwise_invalid`` mark)."""
     # values given as pytest.param(value, marks=..., id=...): model axes are in spec order
     extra = [spec.value_params.get(name, {}) for name in spec.axes]
     try:
-        ids = row_ids([(a.names, a.values) for a in model.axes], table.rows, with_value_ids(spec.ids, model, extra))
+        ids = row_ids([(a.names, a.values) for a in model.axes], rows, with_value_ids(spec.ids, model, extra))
     except Exception as exc:  # noqa: BLE001 - a user's id function may raise anything
         raise InvalidArgument(f"an ids= function of @pairwise raised {exc!r}", where=nodeid) from None
     argnames = spec.argnames
+    invalid_mark = getattr(pytest.mark, INVALID_MARK)
     params = []
-    for row, rid in zip(table.rows, ids):
+    for row, rid, case in zip(rows, ids, cases):
         values = model.decode(row)
         args = tuple(values[n] for n in argnames)
         row_marks = [m for a, v in enumerate(row) if v in extra[a] for m in extra[a][v][0]]
+        if case is not None:
+            row_marks.append(invalid_mark(axis=case.axis, value=case.value, reason=case.reason))
         params.append(pytest.param(*args, id=rid, marks=[*row_marks, _as_parametrized(argnames, args, rid)]))
     return params
 
@@ -206,10 +216,14 @@ def expand(
     records: list[Record] = []
     for spec in specs:
         mode, strength = modes.effective(settings, spec.mode, spec.strength, len(spec.axes))
-        model = spec.model(nodeid, strength=strength)
-        table = tables.get(model, mode, spec.effort, spec.seed)
-        plans.append((list(spec.argnames), _params(spec, model, table, nodeid), spec.indirect))
         cover = mode == "cover"
+        if spec.invalid:
+            rows, cases, table, model, negative = _with_invalid(spec, nodeid, mode, strength, tables)
+        else:
+            model = spec.model(nodeid, strength=strength)
+            table = tables.get(model, mode, spec.effort, spec.seed)
+            rows, cases, negative = table.rows, [None] * len(table.rows), ""
+        plans.append((list(spec.argnames), _params(spec, model, rows, cases, nodeid), spec.indirect))
         records.append(
             Record(
                 rows=len(table.rows),
@@ -218,6 +232,34 @@ def expand(
                 mode=mode,
                 infeasible=model.describe_tuples(table.infeasible) if cover and table.infeasible else "",
                 n_infeasible=len(table.infeasible) if cover else 0,
+                invalid_rows=len(rows) - len(table.rows),
+                invalid_infeasible=negative,
             )
         )
     return plans, records
+
+
+def _with_invalid(
+    spec: PairwiseSpec, nodeid: str, mode: str, strength: int | None, tables: TableCache
+) -> tuple[tuple[tuple[int, ...], ...], list[Any], Table, Model, str]:
+    """A table with invalid values: the valid part from the table cache (lifted to
+    the full model), then the negative part (:mod:`pairwise_param.negative`).
+    Returns (rows, case per row, the valid table with its t-tuples in full indices,
+    the full model, the forbidden (invalid, valid) pairs described)."""
+    from dataclasses import replace
+
+    from pairwise_param.covering import engine_options
+    from pairwise_param.negative import negative_rows
+
+    split = spec.split(nodeid, strength=strength)
+    valid = tables.get(split.valid, mode, spec.effort, spec.seed)
+    neg = negative_rows(split, mode, engine_options(spec.effort, spec.seed, nodeid))
+    rows = split.lift(valid.rows) + neg.rows
+    cases = [None] * len(valid.rows) + [split.case(k) for k in neg.case_of_row]
+    refs = []
+    for k, (scope, values) in neg.infeasible:
+        a, v, _ = split.cases[k]
+        refs.append(((a, *scope), (v, *values)))
+    text = split.full.describe_tuples(refs) if refs else ""
+    table = replace(valid, infeasible=split.lift_refs(valid.infeasible))
+    return rows, cases, table, split.full, text

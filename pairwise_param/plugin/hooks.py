@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pairwise_param.contract import MARK, PLUGIN_FIXTURE
+from pairwise_param.contract import INVALID_FIXTURE, INVALID_MARK, MARK, PLUGIN_FIXTURE
 from pairwise_param.plugin import modes
 
 if TYPE_CHECKING:
@@ -140,6 +140,11 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers",
+        f"{INVALID_MARK}(axis, value, reason): this row holds the invalid value axis=value "
+        "(pairwise_param.invalid); the test should expect the code to reject it",
+    )
+    config.addinivalue_line(
+        "markers",
         "pairwise_cases(names...): the hand-written parametrize lists named (all if none) are case "
         "tables; `pairwise-param report` does not audit them",
     )
@@ -168,6 +173,26 @@ def _plugin_fixture() -> None:
     Its name starts with ``_`` so ``pytest --fixtures`` of every project with
     the package installed does not list it (``-v`` does)."""
     return
+
+
+@pytest.fixture(name=INVALID_FIXTURE)
+def _invalid_fixture(request: pytest.FixtureRequest) -> Any:
+    """The invalid value this row holds, as a ``pairwise_param.InvalidCase``
+    (``.axis``, ``.value``, ``.reason``), or ``None`` when every value is valid::
+
+        def test_op(k, dtype, pairwise_invalid):
+            if pairwise_invalid is None:
+                check(op(k, dtype))
+            else:
+                with pytest.raises(ValueError):
+                    op(k, dtype)
+    """
+    mark = request.node.get_closest_marker(INVALID_MARK)
+    if mark is None:
+        return None
+    from pairwise_param.negative import InvalidCase
+
+    return InvalidCase(**mark.kwargs)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -262,6 +287,10 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         tr.write_sep("-", "pairwise-param: t-tuples forbidden by constraints (not covered)", yellow=True)
         for base, n, text in summary["infeasible"]:
             tr.write_line(f"{base}: {n} tuple{'s' if n != 1 else ''}: {text}", yellow=True)
+    if summary.get("invalid_infeasible"):
+        tr.write_sep("-", "pairwise-param: (invalid, valid) pairs forbidden by constraints", yellow=True)
+        for base, text in summary["invalid_infeasible"]:
+            tr.write_line(f"{base}: {text}", yellow=True)
     from pairwise_param.plugin.summary import summary_line
 
     line = summary_line(summary)
