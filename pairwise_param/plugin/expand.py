@@ -44,6 +44,8 @@ class Record:
     invalid_rows: int = 0
     #: pairs (invalid value, valid value) that constraints forbid
     invalid_infeasible: str = ""
+    #: with ``--pairwise-extra-rows``: row id -> the shapes to run it for (None: a normal table)
+    wanted: dict[str, set[str]] | None = None
 
 
 def _parametrized_names(metafunc: pytest.Metafunc) -> set[str]:
@@ -201,9 +203,15 @@ def _as_parametrized(argnames: tuple[str, ...], args: tuple[Any, ...], rid: str)
 
 
 def expand(
-    metafunc: pytest.Metafunc, marks: list[Any], settings: modes.Settings, tables: TableCache
+    metafunc: pytest.Metafunc,
+    marks: list[Any],
+    settings: modes.Settings,
+    tables: TableCache,
+    extra: dict[str, list[dict[str, Any]]] | None = None,
 ) -> tuple[list[Plan], list[Record]]:
     """The parametrize plans of a test's ``pairwise`` marks, and what each produced.
+    ``extra`` (``--pairwise-extra-rows``: test -> follow-up requests of
+    :mod:`pairwise_param.localize`) replaces a table's rows by the rows asked for.
     Raises a :class:`~pairwise_param.errors.PairwiseError` naming the test."""
     nodeid = metafunc.definition.nodeid
     if settings.env_error:
@@ -214,16 +222,25 @@ def expand(
         names.check(spec)
     plans: list[Plan] = []
     records: list[Record] = []
-    for spec in specs:
+    for index, spec in enumerate(specs):
         mode, strength = modes.effective(settings, spec.mode, spec.strength, len(spec.axes))
         cover = mode == "cover"
+        asked = [r for r in (extra or {}).get(nodeid, []) if r.get("table", 0) == index]
         if spec.invalid:
             rows, cases, table, model, negative = _with_invalid(spec, nodeid, mode, strength, tables)
         else:
             model = spec.model(nodeid, strength=strength)
             table = tables.get(model, mode, spec.effort, spec.seed)
+            if asked:
+                table = _follow_up(model, table, asked)
             rows, cases, negative = table.rows, [None] * len(table.rows), ""
-        plans.append((list(spec.argnames), _params(spec, model, rows, cases, nodeid), spec.indirect))
+        params = _params(spec, model, rows, cases, nodeid)
+        wanted: dict[str, set[str]] | None = None
+        if asked:
+            wanted = {}
+            for p, req in zip(params, asked):
+                wanted.setdefault(str(p.id), set()).add(str(req.get("shape", "")))
+        plans.append((list(spec.argnames), params, spec.indirect))
         records.append(
             Record(
                 rows=len(table.rows),
@@ -234,10 +251,29 @@ def expand(
                 n_infeasible=len(table.infeasible) if cover else 0,
                 invalid_rows=len(rows) - len(table.rows),
                 invalid_infeasible=negative,
+                wanted=wanted,
             )
         )
     return plans, records
 
+
+def _follow_up(model: Model, table: Table, asked: list[dict[str, Any]]) -> Table:
+    """The table of follow-up rows (:func:`pairwise_param.localize.build_row`), in the
+    order asked; a request whose row cannot be built is dropped (and stays
+    unanswered), a row asked twice runs once (the requests keep their order)."""
+    from dataclasses import replace
+
+    from pairwise_param.localize import build_row
+
+    rows: list[tuple[int, ...]] = []
+    kept: list[dict[str, Any]] = []
+    for req in asked:
+        row = build_row(model, req)
+        if row is not None and row not in rows:
+            rows.append(row)
+            kept.append(req)
+    asked[:] = kept
+    return replace(table, rows=tuple(rows), infeasible=())
 
 def _with_invalid(
     spec: PairwiseSpec, nodeid: str, mode: str, strength: int | None, tables: TableCache

@@ -49,7 +49,7 @@ class _State:
     """The session's state (a plain class: a dataclass costs about a millisecond
     to define, in every pytest run)."""
 
-    __slots__ = ("records", "settings", "summary", "tables", "use_disk")
+    __slots__ = ("extra", "records", "settings", "summary", "tables", "use_disk")
 
     def __init__(self, settings: modes.Settings, use_disk: bool) -> None:
         self.settings = settings
@@ -57,6 +57,7 @@ class _State:
         self.tables: Any = None  # pairwise_param.plugin.tables.TableCache, created on first use
         self.records: dict[str, list[Record]] = {}
         self.summary: dict[str, Any] | None = None
+        self.extra: dict[str, list[dict[str, Any]]] | None = None  # --pairwise-extra-rows: test -> requests
 
     def tables_for(self, config: pytest.Config) -> Any:
         """The session's table cache, created on first use (it imports the engine's side)."""
@@ -93,6 +94,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         default=False,
         help="do not read or write covering tables in pytest's cache directory.",
+    )
+    group.addoption(
+        "--pairwise-extra-rows",
+        dest="pairwise_extra_rows",
+        default=None,
+        metavar="FILE",
+        help="run only the follow-up rows FILE asks for (written by `pairwise-param localize`); "
+        "every other item is deselected.",
     )
     parser.addini("pairwise_mode", "pairwise-param mode: cover (default) or full", default="")
     _add_strength_ini(parser)
@@ -164,7 +173,12 @@ def pytest_configure(config: pytest.Config) -> None:
     except modes.ModeError as exc:
         raise pytest.UsageError(f"pairwise-param: {exc}") from None
     use_disk = not config.getoption("pairwise_no_cache") and getattr(config, "cache", None) is not None
-    config.stash[_STATE] = _State(settings=settings, use_disk=use_disk)
+    config.stash[_STATE] = state = _State(settings=settings, use_disk=use_disk)
+    extra = config.getoption("pairwise_extra_rows")
+    if extra is not None:
+        from pairwise_param.plugin.followup import read_requests
+
+        state.extra = read_requests(extra)
 
 
 @pytest.fixture(name=PLUGIN_FIXTURE)
@@ -207,7 +221,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     message = None
     try:
         plans, state.records[metafunc.definition.nodeid] = expand(
-            metafunc, marks, state.settings, state.tables_for(metafunc.config)
+            metafunc, marks, state.settings, state.tables_for(metafunc.config), state.extra
         )
     except PairwiseError as exc:
         message = f"pairwise-param: {exc}"
@@ -219,6 +233,20 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         raise pytest.Collector.CollectError(message)
     for argnames, params, indirect in plans:
         metafunc.parametrize(argnames, params, indirect=indirect)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With ``--pairwise-extra-rows``: keep only the follow-up rows, each for the
+    shapes asked (the rest is deselected, as ``-k`` would)."""
+    state = config.stash.get(_STATE, None)
+    if state is None or state.extra is None:
+        return
+    from pairwise_param.plugin.followup import select
+
+    keep, drop = select(items, state.records)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
 
 
 # -- per-row data for CI tools ---------------------------------------------------------
