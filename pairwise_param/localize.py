@@ -59,6 +59,8 @@ class Group:
     failing: list[tuple[int, ...]] = field(default_factory=list)
     passing: list[tuple[int, ...]] = field(default_factory=list)
     failing_nodeids: list[str] = field(default_factory=list)
+    #: how many of ``failing`` come from the table itself (their node ids run with plain pytest)
+    original: int = 0
     #: follow-up rows already run for this group (rows, in order), and how they ended
     extra: list[tuple[tuple[int, ...], str]] = field(default_factory=list)
 
@@ -77,6 +79,15 @@ class Group:
         v = self.verdict()
         every = [c.combination for c in v.candidates if c.failing == v.failed]
         return every or [c.combination for c in v.candidates]
+
+    def reproducing(self, combination: Sequence[tuple[int, int]]) -> tuple[list[str], list[str]]:
+        """(node ids of the table's own failing items that hold ``combination``:
+        runnable with plain pytest; those of follow-up rows that hold it)."""
+        held = [
+            nid for nid, row in zip(self.failing_nodeids, self.failing) if all(row[a] == v for a, v in combination)
+        ]
+        plain = set(self.failing_nodeids[: self.original])
+        return [n for n in held if n in plain], [n for n in held if n not in plain]
 
     def describe(self, combination: Sequence[tuple[int, int]]) -> str:
         """``{dtype=bf16, xnorm=True}`` with the run document's value labels."""
@@ -120,6 +131,7 @@ def groups(doc: Mapping[str, Any]) -> list[Group]:
                 g.failing_nodeids.append(item["nodeid"])
         for g in found.values():
             g.passing = list(by_shape_pass.get(g.shape, []))
+            g.original = len(g.failing)
     return out
 
 

@@ -121,12 +121,14 @@ def _print(found: Sequence[Any], used: int, budget: int, out: TextIO) -> None:
         tried = len(g.extra)
         if v.explaining == 1:
             c = cands[0]
-            holders = [nid for nid, row in zip(g.failing_nodeids, g.failing) if all(row[a] == x for a, x in c)]
+            plain, extra = g.reproducing(c)
             print(f"{head}\n  found: {g.describe(c)} (every one of {v.failed} failing rows holds it, "
                   f"none of {v.passed} passing rows; {tried} follow-up case(s))", file=out)
             print("  reproduce with plain pytest:", file=out)
-            for nid in holders[:5]:
+            for nid in plain[:5]:
                 print(f"    pytest '{nid}'", file=out)
+            if extra:
+                print(f"  also failed, follow-up rows (not in the table): {', '.join(extra[:5])}", file=out)
         else:
             shown = ", ".join(g.describe(c) for c in cands[:5]) + (f" (+{len(cands) - 5} more)" if len(cands) > 5 else "")
             why = "ambiguous" if v.explaining > 1 else "unexplained (no one combination of <= t values holds in every failing row)"

@@ -190,7 +190,12 @@ def build_parser() -> argparse.ArgumentParser:
                       help="show collection progress on stderr (default: only when stderr is a terminal)")
     prog.add_argument("--no-progress", dest="progress", action="store_false")
     rep.add_argument("--print-schema", action="store_true",
-                     help="print the JSON Schema of --format json and exit")
+                     help="print the JSON Schema of --format json (with --run: of the run file) and exit")
+    rep.add_argument("--run", metavar="FILE",
+                     help="instead of collecting, show what a pytest run's @pairwise rows did: executed "
+                     "coverage, lost tuples and suspicious combinations, from the file of "
+                     "`pytest --pairwise-report=FILE` (or a .pytest_cache directory: its last run); "
+                     "--fail-under then gates on executed coverage")
 
     chk = sub.add_parser(
         "check",
@@ -436,9 +441,64 @@ def _report_settings(start: Path) -> dict[str, list[str]]:
     return {}
 
 
+def _load_run(path: str) -> dict[str, Any]:
+    """The run document of FILE, or of a pytest cache directory's last run."""
+    from pairwise_param.runs import SCHEMA_ID, SCHEMA_VERSION
+
+    p = Path(path)
+    if p.is_dir():
+        p = p / "v" / "pairwise" / "lastrun"
+        if not p.is_file():
+            raise _UsageError(f"--run {path!r}: no pairwise-param run recorded in this pytest cache directory ({p})")
+    try:
+        doc = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise _UsageError(f"--run {path!r}: cannot read it: {exc.strerror or exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise _UsageError(f"--run {path!r}: not JSON: {exc}") from None
+    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA_ID:
+        raise _UsageError(f"--run {path!r}: not a pairwise-param run file (write one with pytest --pairwise-report=FILE)")
+    if doc.get("schema_version") != SCHEMA_VERSION or not isinstance(doc.get("tables"), list):
+        raise _UsageError(
+            f"--run {path!r}: run file version {doc.get('schema_version')!r}; this pairwise-param reads "
+            f"version {SCHEMA_VERSION}"
+        )
+    return doc
+
+
+def _report_run(args: argparse.Namespace, out: TextIO) -> int:
+    """``report --run FILE``: a run file instead of a collection."""
+    from pairwise_param.coverage.types import fails_under
+
+    if args.print_schema:
+        from pairwise_param.runs import RUN_SCHEMA
+
+        out.write(json.dumps(RUN_SCHEMA, indent=2) + "\n")
+        return ExitCode.OK
+    if args.paths:
+        raise _UsageError("--run FILE reads a finished run; give no PATH (or drop --run to collect PATHs)")
+    doc = _load_run(args.run)
+    try:
+        below = args.fail_under is not None and any(
+            t["coverage"]["percent"] is not None and fails_under(t["coverage"]["percent"], args.fail_under)
+            for t in doc["tables"]
+        )
+        if args.format == "json":
+            out.write(json.dumps(doc, indent=2) + "\n")
+        else:
+            from pairwise_param.report.render import render_run
+
+            out.write(render_run(doc, list_limit=args.max_listed or None, fail_under=args.fail_under))
+    except (KeyError, TypeError, IndexError) as exc:
+        raise _UsageError(f"--run {args.run!r}: malformed run file ({type(exc).__name__}: {exc})") from None
+    return ExitCode.COVERAGE_BELOW if below else ExitCode.OK
+
+
 def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: TextIO) -> int:
     from pairwise_param.cli import formats
 
+    if args.run is not None:
+        return _report_run(args, out)
     if args.print_schema:
         from pairwise_param.report.schema import REPORT_SCHEMA
 

@@ -21,8 +21,10 @@ from pairwise_param.decorator import PairwiseSpec
 from pairwise_param.errors import AxisCollision, InvalidArgument
 from pairwise_param.model import Model
 from pairwise_param.plugin import modes
+from pairwise_param.plugin.absent import model_for, split_infeasible
 from pairwise_param.plugin.ids import row_ids, with_value_ids
 from pairwise_param.plugin.tables import Table, TableCache
+from pairwise_param.product import feasible_count
 
 __all__ = ["Plan", "Record", "expand"]
 
@@ -46,6 +48,16 @@ class Record:
     invalid_infeasible: str = ""
     #: with ``--pairwise-extra-rows``: row id -> the shapes to run it for (None: a normal table)
     wanted: dict[str, set[str]] | None = None
+    #: values whose skip mark was true at collection, left out (:mod:`pairwise_param.plugin.absent`),
+    #: and the text / number of the tuples lost with them
+    absent: tuple[tuple[int, int, str], ...] = ()
+    absent_text: str = ""
+    absent_tuples: tuple[Any, ...] = ()
+    #: the model, table and row ids (what ran is measured against them: plugin/outcomes.py);
+    #: None for a table with invalid values (its outcomes are not tracked)
+    model: Any = None
+    table: Any = None
+    ids: tuple[str, ...] = ()
 
 
 def _parametrized_names(metafunc: pytest.Metafunc) -> set[str]:
@@ -226,54 +238,65 @@ def expand(
         mode, strength = modes.effective(settings, spec.mode, spec.strength, len(spec.axes))
         cover = mode == "cover"
         asked = [r for r in (extra or {}).get(nodeid, []) if r.get("table", 0) == index]
+        original: Model | None = None
+        absent: tuple[Any, ...] = ()
         if spec.invalid:
             rows, cases, table, model, negative = _with_invalid(spec, nodeid, mode, strength, tables)
         else:
-            model = spec.model(nodeid, strength=strength)
+            model, original, absent = model_for(spec, nodeid, strength, mode)
             table = tables.get(model, mode, spec.effort, spec.seed)
+            shapes: list[set[str]] = []
             if asked:
-                table = _follow_up(model, table, asked)
+                table, shapes = _follow_up(model, table, asked)
             rows, cases, negative = table.rows, [None] * len(table.rows), ""
         params = _params(spec, model, rows, cases, nodeid)
         wanted: dict[str, set[str]] | None = None
         if asked:
-            wanted = {}
-            for p, req in zip(params, asked):
-                wanted.setdefault(str(p.id), set()).add(str(req.get("shape", "")))
+            wanted = {str(p.id): shape for p, shape in zip(params, shapes)}
         plans.append((list(spec.argnames), params, spec.indirect))
+        forbidden, lost = split_infeasible(original, table.infeasible if cover else ())
         records.append(
             Record(
                 rows=len(table.rows),
-                full=table.full_count,
+                full=table.full_count if original is None else feasible_count(original),
                 strength=model.strength,
                 mode=mode,
-                infeasible=model.describe_tuples(table.infeasible) if cover and table.infeasible else "",
-                n_infeasible=len(table.infeasible) if cover else 0,
+                infeasible=model.describe_tuples(forbidden) if forbidden else "",
+                n_infeasible=len(forbidden),
                 invalid_rows=len(rows) - len(table.rows),
                 invalid_infeasible=negative,
                 wanted=wanted,
+                absent=absent,
+                absent_text=model.describe_tuples(lost) if lost else "",
+                absent_tuples=tuple(lost),
+                model=None if spec.invalid else model,
+                table=table,
+                ids=tuple(str(p.id) for p in params),
             )
         )
     return plans, records
 
 
-def _follow_up(model: Model, table: Table, asked: list[dict[str, Any]]) -> Table:
+def _follow_up(model: Model, table: Table, asked: list[dict[str, Any]]) -> tuple[Table, list[set[str]]]:
     """The table of follow-up rows (:func:`pairwise_param.localize.build_row`), in the
-    order asked; a request whose row cannot be built is dropped (and stays
-    unanswered), a row asked twice runs once (the requests keep their order)."""
+    order asked, and the shapes each row is asked for; a request whose row cannot
+    be built is dropped (and stays unanswered), a row asked twice (for two shapes)
+    is one row."""
     from dataclasses import replace
 
     from pairwise_param.localize import build_row
 
     rows: list[tuple[int, ...]] = []
-    kept: list[dict[str, Any]] = []
+    shapes: list[set[str]] = []
     for req in asked:
         row = build_row(model, req)
-        if row is not None and row not in rows:
+        if row is None:
+            continue
+        if row not in rows:
             rows.append(row)
-            kept.append(req)
-    asked[:] = kept
-    return replace(table, rows=tuple(rows), infeasible=())
+            shapes.append(set())
+        shapes[rows.index(row)].add(str(req.get("shape", "")))
+    return replace(table, rows=tuple(rows), infeasible=()), shapes
 
 def _with_invalid(
     spec: PairwiseSpec, nodeid: str, mode: str, strength: int | None, tables: TableCache

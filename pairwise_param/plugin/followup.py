@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from pairwise_param.contract import ROW_MARK_FLAG
+from pairwise_param.plugin.outcomes import _shape
 
 __all__ = ["read_requests", "select"]
 
@@ -46,18 +47,6 @@ def read_requests(path: str) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def _shape(callspec_id: str, rid: str) -> str:
-    """The item's id without the row id (the rest: ordinary parametrize, fixtures)."""
-    if callspec_id == rid:
-        return ""
-    if callspec_id.startswith(rid + "-"):
-        return callspec_id[len(rid) + 1 :]
-    if callspec_id.endswith("-" + rid):
-        return callspec_id[: -len(rid) - 1]
-    i = callspec_id.find("-" + rid + "-")
-    return callspec_id[:i] + callspec_id[i + len(rid) + 1 :] if i >= 0 else callspec_id
-
-
 def select(items: list[Any], records: dict[str, list[Any]]) -> tuple[list[Any], list[Any]]:
     """(items to run, items to deselect): an item runs when its test has follow-up
     rows and each of its tables' row ids is asked for with the item's shape."""
@@ -71,6 +60,7 @@ def select(items: list[Any], records: dict[str, list[Any]]) -> tuple[list[Any], 
         if wanted:
             cid = str(getattr(getattr(item, "callspec", None), "id", ""))
             rids = [str(m.args[1][0].id) for m in item.iter_markers("parametrize") if m.kwargs.get(ROW_MARK_FLAG)]
-            ok = any(_shape(cid, rid) in w.get(rid, ()) for w in wanted for rid in rids)
+            shape = _shape(cid, rids)  # the one rule of what a shape is (the run file's)
+            ok = any(shape in w.get(rid, ()) for w in wanted for rid in rids)
         (keep if ok else drop).append(item)
     return keep, drop

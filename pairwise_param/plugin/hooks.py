@@ -43,13 +43,14 @@ if TYPE_CHECKING:
 
 _STATE = pytest.StashKey["_State"]()
 _WORKER_KEY = "pairwise_param"
+_RUN_KEY = "pairwise_param.run"
 
 
 class _State:
     """The session's state (a plain class: a dataclass costs about a millisecond
     to define, in every pytest run)."""
 
-    __slots__ = ("extra", "records", "settings", "summary", "tables", "use_disk")
+    __slots__ = ("extra", "records", "results", "run", "settings", "summary", "tables", "use_disk")
 
     def __init__(self, settings: modes.Settings, use_disk: bool) -> None:
         self.settings = settings
@@ -58,6 +59,8 @@ class _State:
         self.records: dict[str, list[Record]] = {}
         self.summary: dict[str, Any] | None = None
         self.extra: dict[str, list[dict[str, Any]]] | None = None  # --pairwise-extra-rows: test -> requests
+        self.run: Any = None  # pairwise_param.plugin.outcomes.Run: tables and what their items did
+        self.results: list[dict[str, Any]] | None = None  # the analysed tables, at session end
 
     def tables_for(self, config: pytest.Config) -> Any:
         """The session's table cache, created on first use (it imports the engine's side)."""
@@ -94,6 +97,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         default=False,
         help="do not read or write covering tables in pytest's cache directory.",
+    )
+    group.addoption(
+        "--pairwise-report",
+        dest="pairwise_report",
+        default=None,
+        metavar="FILE",
+        help="write what the @pairwise rows did (executed coverage, lost tuples, suspicious "
+        "combinations of failures) to FILE as JSON (schema: pairwise_param/report/run.schema.json); "
+        "also kept in pytest's cache for `pairwise-param localize` and `pairwise-param report --run`.",
     )
     group.addoption(
         "--pairwise-extra-rows",
@@ -172,6 +184,12 @@ def pytest_configure(config: pytest.Config) -> None:
         )
     except modes.ModeError as exc:
         raise pytest.UsageError(f"pairwise-param: {exc}") from None
+    report = config.getoption("pairwise_report")
+    if report is not None:
+        from pathlib import Path
+
+        if not str(report).strip() or Path(report).is_dir():
+            raise pytest.UsageError(f"pairwise-param: --pairwise-report={report!r} is not a file name")
     use_disk = not config.getoption("pairwise_no_cache") and getattr(config, "cache", None) is not None
     config.stash[_STATE] = state = _State(settings=settings, use_disk=use_disk)
     extra = config.getoption("pairwise_extra_rows")
@@ -282,22 +300,44 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if state is None or not state.records:
         return  # no @pairwise test was collected: do not walk the (maybe huge) item list
     state.summary = _summarize(session.items, state)
+    from pairwise_param.plugin.outcomes import Run
+
+    # a plugin object for the rest of the session: only now does any hook run per item
+    state.run = Run.collect(session.items, state.records)
+    if state.run.tracked:
+        session.config.pluginmanager.register(state.run, "pairwise-param-outcomes")
 
 
-def pytest_sessionfinish(session: pytest.Session) -> None:
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     state = session.config.stash.get(_STATE, None)
+    if state is None:
+        return
     workeroutput = getattr(session.config, "workeroutput", None)
-    if state is not None and state.summary is not None and isinstance(workeroutput, dict):
-        workeroutput[_WORKER_KEY] = state.summary
+    if isinstance(workeroutput, dict):
+        if state.summary is not None:
+            workeroutput[_WORKER_KEY] = state.summary
+        if state.run is not None and state.run.tracked:
+            workeroutput[_RUN_KEY] = state.run.export()
+        return
+    if state.run is not None and state.run.payloads and not session.config.getoption("collectonly", False):
+        state.results = state.run.finish(session.config, int(exitstatus))
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node: Any, error: Any) -> None:
     """pytest-xdist: keep the first worker's numbers (every worker collects the same)."""
     state = node.config.stash.get(_STATE, None)
-    summary = getattr(node, "workeroutput", {}).get(_WORKER_KEY)
+    output = getattr(node, "workeroutput", {})
+    summary = output.get(_WORKER_KEY)
     if state is not None and summary is not None and state.summary is None:
         state.summary = summary
+    part = output.get(_RUN_KEY)
+    if state is not None and part is not None:
+        if state.run is None:
+            from pairwise_param.plugin.outcomes import Run
+
+            state.run = Run()
+        state.run.merge(part)
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
@@ -321,6 +361,10 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
             tr.write_line(f"{base}: {text}", yellow=True)
     from pairwise_param.plugin.summary import summary_line
 
+    if state.results:
+        from pairwise_param.plugin.outcomes import terminal_sections
+
+        terminal_sections(tr, state.results, verbosity)
     line = summary_line(summary)
     if config.getoption("verbose", 0) > 0:
         c = summary["cache"]

@@ -73,6 +73,8 @@ def summarize(items: list[Any], records: dict[str, list[Record]], tables: Any) -
             modes_used.add(r.mode)
             if r.infeasible:
                 infeasible.append([base, r.n_infeasible, r.infeasible])
+            if r.absent_text:
+                infeasible.append([base, len(r.absent_tuples), f"skipped at collection ({_absent_reasons(r)}): {r.absent_text}"])
         n_items += count
         n_tables += len(recs)
         stand_for += count * factor
@@ -88,6 +90,14 @@ def summarize(items: list[Any], records: dict[str, list[Record]], tables: Any) -
         "invalid_infeasible": invalid_infeasible,
         "cache": stats,
     }
+
+
+def _absent_reasons(rec: Record) -> str:
+    """``dtype=bf16: no bf16 here; ...``: the values left out of a table and why."""
+    from pairwise_param.values import value_label
+
+    axes = rec.model.axes
+    return "; ".join(f"{axes[a].name}={value_label(axes[a].values[v])}: {why}" for a, v, why in rec.absent)
 
 
 def summary_line(summary: dict[str, Any]) -> str:

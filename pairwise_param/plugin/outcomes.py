@@ -1,0 +1,273 @@
+"""What the ``@pairwise`` rows of a run did: executed coverage, suspicious combinations, the run file.
+
+Imported only in a session that collected a ``@pairwise`` test (the hooks
+module stays cheap).  The pure logic and the run file's schema are in
+:mod:`pairwise_param.runs` (documented there, JSON Schema in
+``pairwise_param/report/run.schema.json``); this module is the pytest side:
+
+1. at the end of collection, :meth:`Run.collect` turns the tables of the
+   session's tests into JSON-able *payloads* (axes with value labels and
+   Python text, scopes, rows, row ids, infeasible tuples, values left out at
+   collection) and maps each item's node id to its row and *shape* (its id
+   without the row ids: ordinary ``parametrize`` and parametrized fixtures);
+2. a :class:`Run` is registered as a plugin for the rest of the session, so
+   its ``pytest_runtest_logreport`` sees every report -- and no session
+   without ``@pairwise`` tests pays anything per item;
+3. under pytest-xdist each worker records the items it ran and sends the
+   payloads and its outcomes through ``config.workeroutput``; the controller
+   merges them (every worker collects the same tables);
+4. at ``pytest_sessionfinish`` (the controller, or the only process) the run
+   is analysed, written to ``--pairwise-report=FILE`` and to pytest's cache
+   (``pairwise/lastrun``, read by ``pairwise-param localize``), and a
+   :class:`~pairwise_param.errors.PairwiseWarning` is issued once per table
+   whose executed coverage is below its collected coverage;
+5. the terminal summary prints one line per such table and one per group
+   of failures (shape x error signature) with its suspicious combinations.
+
+A worker that crashes takes its outcomes with it: its items count as not run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pairwise_param.contract import ROW_MARK_FLAG
+from pairwise_param.errors import PairwiseWarning
+from pairwise_param.values import value_label
+
+if TYPE_CHECKING:
+    import pytest
+
+    from pairwise_param.plugin.expand import Record
+
+__all__ = ["CACHE_KEY", "Run", "terminal_sections"]
+
+#: pytest cache key of the last run's document (``config.cache.get(CACHE_KEY, None)``)
+CACHE_KEY = "pairwise/lastrun"
+
+
+def _python_text(value: Any) -> Any:
+    """A value as Python source for a suggested constraint (its ``repr`` when
+    that reads as code, else its label); a grouped value: one text per part."""
+    if isinstance(value, tuple):
+        return [_python_text(v) for v in value]
+    text = repr(value)
+    if text.startswith("<") or len(text) > 80:
+        return value_label(value)
+    return text
+
+
+def _payload(base: str, k: int, rec: Record) -> dict[str, Any]:
+    model = rec.model
+    return {
+        "test": base,
+        "table": k,
+        "mode": rec.mode,
+        "strength": model.strength,
+        "fingerprint": model.fingerprint(),
+        "axes": [
+            {
+                "name": a.name,
+                "names": list(a.names),
+                "values": [value_label(v) for v in a.values],
+                "reprs": [_python_text(v) if a.grouped else _single_text(v) for v in a.values],
+            }
+            for a in model.axes
+        ],
+        "scopes": [list(s) for s in model.index_model.interactions],
+        "rows": [list(r) for r in rec.table.rows],
+        "row_ids": list(rec.ids),
+        "infeasible": [
+            [[a, v] for a, v in zip(scope, values)]
+            for scope, values in rec.table.infeasible
+            if (scope, values) not in set(rec.absent_tuples)
+        ],
+        "absent": [{"axis": a, "value": v, "reason": reason} for a, v, reason in rec.absent],
+        "infeasible_absent": [[[a, v] for a, v in zip(scope, values)] for scope, values in rec.absent_tuples],
+        "items": [],
+    }
+
+
+def _single_text(value: Any) -> str:
+    text = _python_text(value)
+    return text if isinstance(text, str) else repr(value)
+
+
+def _shape(callspec_id: str, row_ids: list[str]) -> str:
+    """The item's id without its tables' row ids (our parametrize runs first, so
+    each row id is normally the id's first part)."""
+    rest = callspec_id
+    for rid in row_ids:
+        if rest == rid:
+            rest = ""
+        elif rest.startswith(rid + "-"):
+            rest = rest[len(rid) + 1 :]
+        elif rest.endswith("-" + rid):
+            rest = rest[: -len(rid) - 1]
+        else:
+            i = rest.find("-" + rid + "-")
+            if i >= 0:
+                rest = rest[:i] + rest[i + len(rid) + 1 :]
+    return rest
+
+
+class Run:
+    """The session's tables and what their items did (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.payloads: list[dict[str, Any]] = []
+        self.tracked: set[str] = set()
+        self.outcomes: dict[str, dict[str, Any]] = {}
+
+    # -- collection -------------------------------------------------------------
+    @classmethod
+    def collect(cls, items: list[Any], records: dict[str, list[Record]]) -> Run:
+        run = cls()
+        slots: dict[tuple[str, int], dict[str, Any]] = {}
+        row_of: dict[tuple[str, int], dict[str, int]] = {}
+        for item in items:
+            name = getattr(item, "originalname", None)
+            parent = item.parent
+            if name is None or parent is None:
+                continue
+            base = f"{parent.nodeid}::{name}"
+            recs = records.get(base)
+            if not recs or any(r.model is None for r in recs):
+                continue
+            rids = [
+                str(m.args[1][0].id)
+                for m in reversed(list(item.iter_markers("parametrize")))
+                if m.kwargs.get(ROW_MARK_FLAG)
+            ]
+            if len(rids) != len(recs):
+                continue
+            callspec = getattr(item, "callspec", None)
+            shape = _shape(str(getattr(callspec, "id", "")), rids)
+            for k, (rec, rid) in enumerate(zip(recs, rids)):
+                key = (base, k)
+                if key not in slots:
+                    slots[key] = _payload(base, k, rec)
+                    path, line, _ = item.location
+                    slots[key]["location"] = [str(path), (line or 0) + 1]
+                    row_of[key] = {r: i for i, r in enumerate(rec.ids)}
+                    run.payloads.append(slots[key])
+                row = row_of[key].get(rid)
+                if row is not None:
+                    slots[key]["items"].append([item.nodeid, row, shape])
+                    run.tracked.add(item.nodeid)
+        return run
+
+    # -- outcomes (this object is a plugin for the rest of the session) ------------
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        nodeid = report.nodeid
+        if nodeid not in self.tracked:
+            return
+        when = report.when
+        wasxfail = hasattr(report, "wasxfail")
+        entry = self.outcomes.get(nodeid)
+        if when == "setup" or entry is None:
+            entry = {"outcome": "not_run", "when": when, "signature": None, "reason": None}
+            self.outcomes[nodeid] = entry
+        if report.failed:
+            if when == "teardown" and entry["outcome"] == "failed":
+                return  # the failure of the body is the news
+            entry.update(outcome="failed" if when == "call" else "error", when=when, signature=_signature(report))
+        elif report.skipped:
+            if wasxfail:
+                entry.update(outcome="xfailed", when=when, reason=str(report.wasxfail) or None)
+            elif entry["outcome"] not in ("failed", "error"):
+                entry.update(outcome="skipped", when=when, reason=_skip_reason(report))
+        elif when == "call":
+            entry.update(outcome="xpassed" if wasxfail else "passed", when=when)
+        elif when == "teardown" and entry["outcome"] == "not_run" and entry["when"] == "setup":
+            pass  # set-up passed, no call report (interrupted): not run
+
+    # -- xdist ---------------------------------------------------------------------
+    def export(self) -> dict[str, Any]:
+        """What a worker sends to the controller."""
+        return {"payloads": self.payloads, "outcomes": self.outcomes}
+
+    def merge(self, part: dict[str, Any]) -> None:
+        """Take a worker's part: its tables (the first worker's; all collect the
+        same) and the outcomes of the items it ran."""
+        if not self.payloads:
+            self.payloads = list(part.get("payloads", []))
+        self.outcomes.update(part.get("outcomes", {}))
+
+    # -- the end ---------------------------------------------------------------------
+    def finish(self, config: pytest.Config, exitstatus: int) -> list[dict[str, Any]]:
+        """Analyse, write the run file and the cache entry, warn; the analysed tables."""
+        from pairwise_param.runs import analyze_table, run_document, warning_text
+
+        tables = [analyze_table(p, self.outcomes) for p in self.payloads if p["items"]]
+        doc = run_document(tables, exitstatus)
+        path = config.getoption("pairwise_report", None)
+        if path:
+            target = Path(path)
+            if not target.is_absolute():
+                target = Path(str(config.invocation_params.dir)) / target
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+            except OSError as exc:
+                warnings.warn(PairwiseWarning(f"--pairwise-report={path}: cannot write the run file: {exc}"), stacklevel=1)
+        cache = getattr(config, "cache", None)
+        if cache is not None:
+            try:
+                cache.set(CACHE_KEY, doc)
+            except OSError:  # a read-only cache directory must not fail the run
+                pass
+        for table in tables:
+            if table["coverage"]["lost"]:
+                path, line = table["location"]
+                # reported at the test's own line, not ours (the warnings summary groups by location)
+                warnings.warn_explicit(PairwiseWarning(warning_text(table), where=table["test"]), PairwiseWarning, path, line)
+        return tables
+
+
+def _signature(report: Any) -> str:
+    from pairwise_param.runs import signature
+
+    longrepr = report.longrepr
+    crash = getattr(longrepr, "reprcrash", None)
+    message = getattr(crash, "message", None)
+    if not isinstance(message, str):
+        message = str(longrepr) if longrepr is not None else "?"
+    return signature(message)
+
+
+def _skip_reason(report: Any) -> str:
+    longrepr = report.longrepr
+    text = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+    text = str(text)
+    return text.removeprefix("Skipped: ")
+
+
+def terminal_sections(tr: Any, tables: list[dict[str, Any]], verbosity: int) -> None:
+    """The executed-coverage and suspicious-combination sections of the terminal summary."""
+    from pairwise_param.runs import coverage_line, suspicious_lines
+
+    limit = None if verbosity > 0 else 10
+    lines = [line for t in tables if (line := coverage_line(t, limit)) is not None]
+    if lines:
+        tr.write_sep("-", "pairwise-param: executed coverage below the collected table", yellow=True)
+        for line in lines:
+            tr.write_line(line, yellow=True)
+    found = [line for t in tables for line in suspicious_lines(t, None if verbosity > 0 else 5)]
+    if found:
+        tr.write_sep("-", "pairwise-param: suspicious combinations (held by failing items, by no passing item)", red=True)
+        for line in found:
+            tr.write_line(line)
+
+
+def report_path_error(value: str) -> str | None:
+    """Why ``--pairwise-report=value`` is unusable (None if fine)."""
+    if not value.strip():
+        return "--pairwise-report needs a file name"
+    if os.path.isdir(value):
+        return f"--pairwise-report={value} is a directory; give a file name (e.g. {os.path.join(value, 'pairwise-run.json')})"
+    return None
