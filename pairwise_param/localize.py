@@ -96,7 +96,8 @@ class Group:
         ) + "}"
 
     def add(self, row: Sequence[int], outcome: str, signature: str | None, nodeid: str) -> None:
-        """Take the outcome of a follow-up row of this group's shape."""
+        """Take the outcome of a follow-up row of this group's shape (a skipped or
+        xfailed one tells nothing, but is remembered so it is not asked again)."""
         r = tuple(row)
         self.extra.append((r, outcome))
         if outcome == "passed":
