@@ -87,3 +87,15 @@ def test_a(a, b):
     result = pytester.runpytest("-q")
     result.stdout.fnmatch_lines(["*invalid value a=3: no row that holds it*"])
     assert result.ret == pytest.ExitCode.INTERRUPTED
+
+
+def test_report_counts_the_negative_part_apart(pytester: pytest.Pytester) -> None:
+    import sys
+
+    pytester.makepyfile(test_neg=SUITE)
+    result = pytester.run(sys.executable, "-m", "pairwise_param.cli", "report", "test_neg.py", "--show-missing")
+    out = result.stdout.str()
+    # the valid part is complete at t=2 (its own model: the invalid values are not axis values)
+    assert re.search(r"test_op\s.*100%", out), out
+    assert "+ 6 invalid-value row(s), one invalid value each" in out
+    assert "outside the model" not in out
