@@ -144,3 +144,13 @@ def test_cli_help_lists_localize() -> None:
     from pairwise_param.cli.main import main
 
     assert main(["localize", "--help"]) == 0
+
+
+def test_follow_up_rounds_under_xdist(pytester: pytest.Pytester) -> None:
+    pytest.importorskip("xdist")
+    _suite(pytester, "    assert not (dtype == 'bf16' and tile == 64), 'bf16 tile 64'")
+    serial = _localize(pytester, "--budget", "20")
+    spread = _localize(pytester, "--budget", "20", "--", "-n", "2")
+    assert spread.ret == 0
+    spread.stdout.fnmatch_lines(["*found: {dtype=bf16, tile=64}*"])
+    assert _extra(spread) == _extra(serial)
