@@ -32,7 +32,8 @@ class ExitCode(IntEnum):
     OK = 0
     #: ``report``: some table's coverage is below ``--fail-under``; ``check``:
     #: coverage below ``--fail-under`` (default 100), or a row breaks a
-    #: constraint or holds a value outside the model.
+    #: constraint or holds a value outside the model; ``localize``: some failure is
+    #: still ambiguous or unexplained when the rounds end.
     COVERAGE_BELOW = 1
     #: Bad command line, unreadable or invalid model/rows file, unknown path,
     #: pytest refused its arguments.
