@@ -36,6 +36,10 @@ COMMANDS: dict[str, list[str]] = {
     ],
     "audit_report.txt": ["pairwise-param", "report", "examples/skinny_gemm_audit", "--show-missing",
                          "--strength", "2"],
+    # executed coverage and suspicious combinations (docs/how-to/skips.md, broken-combination.md)
+    "runs_skips.txt": ["pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider", "docs/examples/runs/test_skips.py"],
+    "runs_faults.txt": ["pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider", "--tb=no",
+                        "docs/examples/runs/test_faults.py"],
 }
 
 _TIME = re.compile(r"\bin \d+(\.\d+)?s\b( \(\d+:\d\d:\d\d\))?")

@@ -23,6 +23,9 @@ suspicious component outside ``c`` (averaged).  A combination that explains
 more failing rows ranks first; then the higher ``rho - chi``; then the
 smaller; then table order (deterministic: no hash order anywhere).
 
+A table too wide to enumerate every combination of ``t`` values of every row
+within :data:`BUDGET` is searched at the largest size that fits (``Verdict.size``).
+
 Verdicts (:class:`Verdict`): ``decided`` -- exactly one minimal combination
 holds in every failing row and in no passing row; ``ambiguous`` -- several do
 (follow-up rows are needed to tell them apart: ``pairwise-param localize``);
@@ -34,6 +37,7 @@ that hold no suspicious combination at all are listed).
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -44,9 +48,10 @@ Cell = tuple[int, int]
 #: a value combination: cells sorted by axis
 Combination = tuple[Cell, ...]
 
-#: above this many distinct candidate combinations the ranking stops enumerating
-#: larger sizes (a table with a handful of failing rows never gets near it)
-_MAX_CANDIDATES = 20000
+#: combinations enumerated at most (rows x combinations per row, summed over sizes):
+#: a wide table (100 axes at t=3: 161700 scopes per row) is searched at the largest
+#: size that fits, and the verdict says which (``Verdict.size``)
+BUDGET = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -68,6 +73,7 @@ class Verdict:
     unexplained: tuple[int, ...]  # positions (in failing) of rows that hold no candidate
     failed: int
     passed: int
+    size: int  # combinations of up to this many values were searched (strength, or less: BUDGET)
 
 
 def _combos(row: Sequence[int], size: int) -> list[Combination]:
@@ -83,6 +89,9 @@ def suspicious(
     ok = [tuple(r) for r in passing]
     n_axes = len(fail[0]) if fail else (len(ok[0]) if ok else 0)
     t = max(1, min(strength, n_axes))
+    n_rows = len(fail) + len(ok)
+    while t > 1 and n_rows * sum(math.comb(n_axes, k) for k in range(1, t + 1)) > BUDGET:
+        t -= 1
     seen_ok: set[Combination] = set()
     for size in range(1, t + 1):
         for row in ok:
@@ -91,8 +100,6 @@ def suspicious(
     holders: dict[Combination, list[int]] = {}
     minimal: list[Combination] = []
     for size in range(1, t + 1):
-        if len(holders) > _MAX_CANDIDATES:
-            break
         for i, row in enumerate(fail):
             for c in _combos(row, size):
                 if c in seen_ok:
@@ -119,7 +126,7 @@ def suspicious(
         kind = "ambiguous"
     else:
         kind = "unexplained"
-    return Verdict(kind, tuple(ranked), explaining, unexplained, len(fail), len(ok))
+    return Verdict(kind, tuple(ranked), explaining, unexplained, len(fail), len(ok), t)
 
 
 def _component_scores(

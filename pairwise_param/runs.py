@@ -55,10 +55,13 @@ TABLE::
                               "because": ["skipped: no bf16 here"]}],
                     "reasons": [{"reason": "skipped: no bf16 here", "items": 4}],
                     "suggestion": [{"combination": C, "text": "{..}",
-                                    "constraint": "{\\"never\\": {\\"dtype\\": 'bf16'}}"}]}
+                                    "constraint": "{\\"never\\": {\\"dtype\\": 'bf16'}}",
+                                    "shapes": ["1", "64"]}]}   the shapes whose skips it explains
     "suspicious":  [{"shape": "64", "signature": "...", "failed": 4, "passed": 8,
                      "verdict": "decided" | "ambiguous" | "unexplained" | "no-passing",
                      "explaining": 1,            candidates held by every failing item
+                     "size": 2,                  combinations of up to this many values were searched
+                                                 (the strength, less for very wide tables)
                      "candidates": [{"combination": C, "text": "{..}", "failing": 4,
                                      "score": 0.61}],     ranked, at most 20
                      "candidates_total": 1,
@@ -91,13 +94,15 @@ from typing import Any
 from pairwise_param.locate import Verdict, suspicious
 
 __all__ = [
-    "EXECUTED",
     "FAILURES",
     "RUN_SCHEMA",
     "SCHEMA_ID",
     "SCHEMA_VERSION",
     "analyze_table",
     "coverage_line",
+    "describe",
+    "is_executed",
+    "never_text",
     "run_document",
     "signature",
     "suspicious_lines",
@@ -107,8 +112,6 @@ __all__ = [
 SCHEMA_ID = "pairwise-param/run"
 SCHEMA_VERSION = 1
 OUTCOMES = ("passed", "failed", "error", "skipped", "xfailed", "xpassed", "not_run")
-#: outcomes whose test body ran
-EXECUTED = frozenset({"passed", "failed", "xfailed", "xpassed"})
 #: outcomes that count as a failure of the row
 FAILURES = frozenset({"failed", "error"})
 #: candidates kept per group in the document (the total is kept too)
@@ -159,7 +162,7 @@ def _tuples(row: Sequence[int], scopes: Sequence[Sequence[int]]) -> set[tuple[tu
 
 def _why(item: Mapping[str, Any] | None) -> str:
     if item is None:
-        return "not selected"
+        return NOT_SELECTED
     outcome = item["outcome"]
     if outcome == "skipped":
         return f"skipped: {item['reason'] or '(no reason given)'}"
@@ -198,46 +201,91 @@ def analyze_table(payload: Mapping[str, Any], outcomes: Mapping[str, Mapping[str
     return doc
 
 
+def _natural(text: str) -> list[Any]:
+    """Sort key that orders ``7`` before ``14`` and ``n=8-k=64`` before ``n=16-k=64``."""
+    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", text)]
+
+
 def _shapes(items: Sequence[Mapping[str, Any]]) -> list[str]:
-    return list(dict.fromkeys(i["shape"] for i in items))
+    """The shape groups of a table, in natural order (independent of collection order)."""
+    return sorted(dict.fromkeys(i["shape"] for i in items), key=_natural)
+
+
+#: shapes named in one line, then "... N more"
+SHAPES_SHOWN = 5
+
+
+def _shape_list(shapes: Sequence[str]) -> str:
+    shown = ", ".join(shapes[:SHAPES_SHOWN])
+    more = len(shapes) - SHAPES_SHOWN
+    return shown + (f" ... {more} more" if more > 0 else "")
+
+
+def _coverable(doc: Mapping[str, Any]) -> int | None:
+    """Tuples a cover-mode table covers, without enumerating its rows: every
+    coverable tuple (the table's guarantee) = all tuples of its scopes minus the
+    listed infeasible ones.  None for full mode (rows are enumerated)."""
+    if doc["mode"] != "cover":
+        return None
+    sizes = [len(a["values"]) for a in doc["axes"]]
+    total = 0
+    for scope in doc["scopes"]:
+        n = 1
+        for a in scope:
+            n *= sizes[a]
+        total += n
+    return total - len(doc["infeasible"]) - len(doc["infeasible_absent"])
 
 
 def _coverage(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     rows, scopes, axes = doc["rows"], doc["scopes"], doc["axes"]
     order = {tuple(s): k for k, s in enumerate(scopes)}
+    every_row = set(range(len(rows)))
+    groups = {shape: [i for i in items if i["shape"] == shape] for shape in _shapes(items)}
+    # the rows are only enumerated when some shape of the table lost a row (large tables stay cheap)
+    lossy = any(
+        {i["row"] for i in g if is_executed(i)} != every_row for g in groups.values() if any(map(is_executed, g))
+    )
     table_tuples: set[tuple[tuple[int, int], ...]] = set()
-    for r in rows:
-        table_tuples |= _tuples(r, scopes)
+    if lossy or _coverable(doc) is None:
+        for r in rows:
+            table_tuples |= _tuples(r, scopes)
+    n_table = len(table_tuples) if table_tuples else (_coverable(doc) or 0)
     ran_shapes, idle_shapes = [], []
     lost: dict[tuple[tuple[int, int], ...], list[str]] = {}
     because: dict[tuple[tuple[int, int], ...], set[str]] = {}
     reasons: dict[str, int] = {}
     executed_total = 0
-    for shape in _shapes(items):
-        group = [i for i in items if i["shape"] == shape]
+    for shape, group in groups.items():
         if not any(is_executed(i) for i in group):
             idle_shapes.append(shape)
             continue
         ran_shapes.append(shape)
-        by_row: dict[int, Mapping[str, Any]] = {}
-        ran: set[tuple[tuple[int, int], ...]] = set()
         for i in group:
-            if is_executed(i):
-                ran |= _tuples(rows[i["row"]], scopes)
-            else:
-                by_row.setdefault(i["row"], i)
+            if not is_executed(i):
                 key = _why(i)
                 reasons[key] = reasons.get(key, 0) + 1
+        executed_rows = {i["row"] for i in group if is_executed(i)}
+        if executed_rows == every_row:
+            executed_total += n_table
+            continue
+        by_row: dict[int, Mapping[str, Any]] = {}
+        for i in group:
+            if not is_executed(i):
+                by_row.setdefault(i["row"], i)
+        ran: set[tuple[tuple[int, int], ...]] = set()
+        for r in executed_rows:
+            ran |= _tuples(rows[r], scopes)
         present = {i["row"] for i in group}
         executed_total += len(ran & table_tuples)
         for tup in table_tuples - ran:
             lost.setdefault(tup, []).append(shape)
             for r, row in enumerate(rows):
                 if all(row[a] == v for a, v in tup):
-                    if r in present and r not in by_row:
-                        continue  # this row ran (another item of it did not)
-                    because.setdefault(tup, set()).add(_why(by_row.get(r)) if r in present else "not selected")
-    collected = len(table_tuples) * len(ran_shapes)
+                    if r in executed_rows:
+                        continue  # cannot happen: the tuple would have run
+                    because.setdefault(tup, set()).add(_why(by_row.get(r)) if r in present else NOT_SELECTED)
+    collected = n_table * len(ran_shapes)
     ordered = sorted(lost, key=lambda tup: (order[tuple(a for a, _ in tup)], tup))
     return {
         "shapes": ran_shapes,
@@ -264,7 +312,7 @@ def _suggestion(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]], shap
     shape and skip reason, the one combination every such item holds and no
     executed item of the shape holds (the same ranking as for failures)."""
     rows, axes = doc["rows"], doc["axes"]
-    found: dict[tuple[tuple[int, int], ...], None] = {}
+    found: dict[tuple[tuple[int, int], ...], list[str]] = {}
     for shape in shapes:
         group = [i for i in items if i["shape"] == shape]
         ran = [rows[i["row"]] for i in group if is_executed(i)]
@@ -275,10 +323,17 @@ def _suggestion(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]], shap
         for reason in sorted(by_reason):
             verdict = suspicious(by_reason[reason], ran, doc["strength"])
             if verdict.kind == "decided":
-                found.setdefault(verdict.candidates[0].combination)
+                where = found.setdefault(verdict.candidates[0].combination, [])
+                if shape not in where:
+                    where.append(shape)
     return [
-        {"combination": [list(c) for c in combo], "text": describe(axes, combo), "constraint": never_text(axes, combo)}
-        for combo in found
+        {
+            "combination": [list(c) for c in combo],
+            "text": describe(axes, combo),
+            "constraint": never_text(axes, combo),
+            "shapes": where,
+        }
+        for combo, where in found.items()
     ]
 
 
@@ -302,6 +357,7 @@ def _suspicious(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]]) -> l
                     "items": len(group),
                     "verdict": kind,
                     "explaining": verdict.explaining,
+                    "size": verdict.size,
                     "candidates": [
                         {
                             "combination": [list(c) for c in k.combination],
@@ -339,6 +395,18 @@ def _listed(texts: Sequence[str], limit: int | None) -> str:
     return ", ".join(shown) + (f" ... {more} more" if more > 0 else "")
 
 
+#: the reason of a tuple lost only because its rows were deselected (-k, -m, --lf)
+NOT_SELECTED = "not selected"
+
+
+def lost_at_run_time(table: Mapping[str, Any]) -> bool:
+    """Did the table lose a tuple to something that happened in the run (a skip, a
+    set-up error, an item that never ran), not only to the selection (``-k``,
+    ``-m``, ``--lf``), which the user asked for?  The plugin's line and warning
+    are for these; the run file and ``report --run`` show every loss."""
+    return any(set(e["because"]) - {NOT_SELECTED} for e in table["coverage"]["lost"])
+
+
 def coverage_line(table: Mapping[str, Any], limit: int | None = 10) -> str | None:
     """One line for a table whose executed coverage is below its collected
     coverage (None otherwise): the lost tuples (``limit`` of them, then
@@ -349,7 +417,7 @@ def coverage_line(table: Mapping[str, Any], limit: int | None = 10) -> str | Non
         return None
     many = len(cov["shapes"]) > 1
     lost = [
-        e["text"] + (f" [{', '.join(e['shapes'])}]" if many and len(e["shapes"]) < len(cov["shapes"]) else "")
+        e["text"] + (f" [{_shape_list(e['shapes'])}]" if many and len(e["shapes"]) < len(cov["shapes"]) else "")
         for e in cov["lost"]
     ]
     t = table["strength"]
@@ -361,6 +429,12 @@ def coverage_line(table: Mapping[str, Any], limit: int | None = 10) -> str | Non
     if cov["suggestion"]:
         rules = ", ".join(s["constraint"] for s in cov["suggestion"])
         line += f"; a constraint keeps every other tuple running: constraints=[{rules}]"
+        partial = sorted({sh for s in cov["suggestion"] for sh in s["shapes"]}, key=_natural)
+        if many and len(partial) < len(cov["shapes"]):
+            line += (
+                f" (what did not run is specific to shape{'s' if len(partial) != 1 else ''} "
+                f"{_shape_list(partial)}; the rule applies to every shape)"
+            )
     else:
         line += "; no single combination explains what did not run (a condition known at collection belongs in constraints=)"
     return line
@@ -377,40 +451,50 @@ def warning_text(table: Mapping[str, Any]) -> str:
     )
 
 
+def _verdict_text(g: Mapping[str, Any], t: int, limit: int | None) -> str:
+    """What one (shape x signature) group's failures point at, after its head."""
+    t = min(t, g["size"])  # a very wide table: only smaller combinations were searched
+    cands = [c["text"] for c in g["candidates"] if c["failing"] == g["failed"]]
+    total = g["explaining"]
+    if g["verdict"] == "no-passing":
+        return "no item of this shape passed, so no combination can be singled out"
+    if g["verdict"] == "decided":
+        return f"every failure holds {cands[0]}; no passing item holds it"
+    if g["verdict"] == "ambiguous":
+        shown = cands if limit is None else cands[:limit]
+        more = f" ... {total - len(shown)} more" if total > len(shown) else ""
+        return (
+            f"{total} candidates remain (each held by every failure, by no passing item): "
+            f"{', '.join(shown)}{more}; follow-up cases needed: `pairwise-param localize`"
+        )
+    top = [f"{c['text']} ({c['failing']} failure{'s' if c['failing'] != 1 else ''})" for c in g["candidates"]]
+    text = f"no combination of up to {t} values is held by every failure and by no passing item"
+    if top:
+        text += f"; partial candidates: {_listed(top, limit)}"
+    if g["unexplained_nodeids"]:
+        n = len(g["unexplained_nodeids"])
+        text += (
+            f"; {n} failing item{'s' if n != 1 else ''} hold{'s' if n == 1 else ''} no combination that "
+            f"passed nowhere (flaky, or a fault of more than {t} values: try --pairwise-strength={t + 1})"
+        )
+    return text + "; follow-up cases needed: `pairwise-param localize`"
+
+
 def suspicious_lines(table: Mapping[str, Any], limit: int | None = 5) -> list[str]:
-    """One line per (shape x signature) group of failures of the table."""
-    out = []
+    """One line per (shape x signature) group of failures of the table; shapes whose
+    failures read the same (same signature, counts and candidates) share one line."""
     t = table["strength"]
-    many = len({g["shape"] for g in table["suspicious"]}) > 1 or any(g["shape"] for g in table["suspicious"])
-    for g in table["suspicious"]:
-        where = _name(table) + (f" [{g['shape']}]" if many and g["shape"] else "")
-        head = f"{where}: {g['failed']} of {g['items']} items failed with {g['signature']}"
-        cands = [c["text"] for c in g["candidates"] if c["failing"] == g["failed"]]
-        total_expl = g["explaining"]
-        if g["verdict"] == "no-passing":
-            out.append(f"{head}; no item of this shape passed, so no combination can be singled out")
-        elif g["verdict"] == "decided":
-            out.append(f"{head}; every failure holds {cands[0]}; no passing item holds it")
-        elif g["verdict"] == "ambiguous":
-            listed = _listed(cands, limit) + (f" ... {total_expl - len(cands)} more" if total_expl > len(cands) else "")
-            out.append(
-                f"{head}; {total_expl} candidates remain (each held by every failure, by no passing item): "
-                f"{listed}; follow-up cases needed: `pairwise-param localize`"
-            )
-        else:
-            top = [f"{c['text']} ({c['failing']} failure{'s' if c['failing'] != 1 else ''})" for c in g["candidates"]]
-            line = (
-                f"{head}; no combination of up to {t} values is held by every failure and by no passing item"
-            )
-            if top:
-                line += f"; partial candidates: {_listed(top, limit)}"
-            if g["unexplained_nodeids"]:
-                n = len(g["unexplained_nodeids"])
-                line += (
-                    f"; {n} failing item{'s' if n != 1 else ''} hold{'s' if n == 1 else ''} no combination that "
-                    f"passed nowhere (flaky, or a fault of more than {t} values: try --pairwise-strength={t + 1})"
-                )
-            out.append(line + "; follow-up cases needed: `pairwise-param localize`")
+    groups = table["suspicious"]
+    many = len({g["shape"] for g in groups}) > 1 or any(g["shape"] for g in groups)
+    merged: dict[tuple[str, int, int, str], list[str]] = {}
+    for g in groups:
+        key = (g["signature"], g["failed"], g["items"], _verdict_text(g, t, limit))
+        merged.setdefault(key, []).append(g["shape"])
+    out = []
+    for (sig, failed, items, text), shapes in merged.items():
+        where = _name(table) + (f" [{_shape_list(shapes)}]" if many and any(shapes) else "")
+        each = " per shape" if len(shapes) > 1 else ""
+        out.append(f"{where}: {failed} of {items} items{each} failed with {sig}; {text}")
     return out
 
 
@@ -463,8 +547,8 @@ _COVERAGE = {
             "type": "array",
             "items": {
                 "type": "object",
-                "required": ["combination", "text", "constraint"],
-                "properties": {"combination": _COMBO, "text": _STR, "constraint": _STR},
+                "required": ["combination", "text", "constraint", "shapes"],
+                "properties": {"combination": _COMBO, "text": _STR, "constraint": _STR, "shapes": _TEXTS},
             },
         },
     },
@@ -472,7 +556,7 @@ _COVERAGE = {
 _GROUP = {
     "type": "object",
     "required": [
-        "shape", "signature", "failed", "passed", "items", "verdict", "explaining", "candidates",
+        "shape", "signature", "failed", "passed", "items", "verdict", "explaining", "size", "candidates",
         "candidates_total", "failing_nodeids", "unexplained_nodeids",
     ],
     "properties": {
@@ -483,6 +567,7 @@ _GROUP = {
         "items": _INT,
         "verdict": {"enum": ["decided", "ambiguous", "unexplained", "no-passing"]},
         "explaining": _INT,
+        "size": {"type": "integer", "minimum": 1},
         "candidates": {
             "type": "array",
             "items": {

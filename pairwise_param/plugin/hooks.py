@@ -26,6 +26,10 @@ asserts it).
   list of the t-tuples constraints forbid, per test, once.  Under
   pytest-xdist the workers collect, so each worker sends its numbers through
   ``config.workeroutput`` and the controller reports the first worker's.
+* What the rows did (:mod:`pairwise_param.plugin.outcomes`, imported only
+  when a table was collected): executed coverage, lost tuples and suspicious
+  combinations, in the terminal summary, in ``--pairwise-report=FILE`` and in
+  pytest's cache; under xdist each worker sends the outcomes of its items.
 """
 
 from __future__ import annotations
@@ -321,6 +325,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return
     if state.run is not None and state.run.payloads and not session.config.getoption("collectonly", False):
         state.results = state.run.finish(session.config, int(exitstatus))
+        if state.run.raised and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # -W error::...PairwiseWarning asked for it
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -365,6 +371,11 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         from pairwise_param.plugin.outcomes import terminal_sections
 
         terminal_sections(tr, state.results, verbosity)
+        if state.run.raised:
+            tr.write_line(
+                "pairwise-param: exit status 1: -W error turns the executed-coverage PairwiseWarning into a failure",
+                red=True,
+            )
     line = summary_line(summary)
     if config.getoption("verbose", 0) > 0:
         c = summary["cache"]

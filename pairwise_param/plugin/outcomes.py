@@ -30,7 +30,6 @@ A worker that crashes takes its outcomes with it: its items count as not run.
 from __future__ import annotations
 
 import json
-import os
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -63,6 +62,7 @@ def _python_text(value: Any) -> Any:
 
 def _payload(base: str, k: int, rec: Record) -> dict[str, Any]:
     model = rec.model
+    lost = set(rec.absent_tuples)
     return {
         "test": base,
         "table": k,
@@ -82,9 +82,7 @@ def _payload(base: str, k: int, rec: Record) -> dict[str, Any]:
         "rows": [list(r) for r in rec.table.rows],
         "row_ids": list(rec.ids),
         "infeasible": [
-            [[a, v] for a, v in zip(scope, values)]
-            for scope, values in rec.table.infeasible
-            if (scope, values) not in set(rec.absent_tuples)
+            [[a, v] for a, v in zip(scope, values)] for scope, values in rec.table.infeasible if (scope, values) not in lost
         ],
         "absent": [{"axis": a, "value": v, "reason": reason} for a, v, reason in rec.absent],
         "infeasible_absent": [[[a, v] for a, v in zip(scope, values)] for scope, values in rec.absent_tuples],
@@ -122,6 +120,7 @@ class Run:
         self.payloads: list[dict[str, Any]] = []
         self.tracked: set[str] = set()
         self.outcomes: dict[str, dict[str, Any]] = {}
+        self.raised = False  # a lost-coverage warning was turned into an error (-W error)
 
     # -- collection -------------------------------------------------------------
     @classmethod
@@ -138,12 +137,14 @@ class Run:
             recs = records.get(base)
             if not recs or any(r.model is None for r in recs):
                 continue
-            rids = [
-                str(m.args[1][0].id)
-                for m in reversed(list(item.iter_markers("parametrize")))
+            # each table's one-row mark, matched to its record by argument names
+            marks = {
+                tuple(m.args[0]): str(m.args[1][0].id)
+                for m in item.iter_markers("parametrize")
                 if m.kwargs.get(ROW_MARK_FLAG)
-            ]
-            if len(rids) != len(recs):
+            }
+            rids = [marks.get(tuple(r.model.argnames), "") for r in recs]
+            if "" in rids or len(marks) != len(recs):
                 continue
             callspec = getattr(item, "callspec", None)
             shape = _shape(str(getattr(callspec, "id", "")), rids)
@@ -159,6 +160,10 @@ class Run:
                 if row is not None:
                     slots[key]["items"].append([item.nodeid, row, shape])
                     run.tracked.add(item.nodeid)
+        # one order whatever the collection order (pytest-randomly, -p xdist's workers)
+        run.payloads.sort(key=lambda p: (p["test"], p["table"]))
+        for p in run.payloads:
+            p["items"].sort()
         return run
 
     # -- outcomes (this object is a plugin for the rest of the session) ------------
@@ -201,7 +206,7 @@ class Run:
     # -- the end ---------------------------------------------------------------------
     def finish(self, config: pytest.Config, exitstatus: int) -> list[dict[str, Any]]:
         """Analyse, write the run file and the cache entry, warn; the analysed tables."""
-        from pairwise_param.runs import analyze_table, run_document, warning_text
+        from pairwise_param.runs import analyze_table, lost_at_run_time, run_document, warning_text
 
         tables = [analyze_table(p, self.outcomes) for p in self.payloads if p["items"]]
         doc = run_document(tables, exitstatus)
@@ -222,10 +227,15 @@ class Run:
             except OSError:  # a read-only cache directory must not fail the run
                 pass
         for table in tables:
-            if table["coverage"]["lost"]:
+            if lost_at_run_time(table):
                 path, line = table["location"]
                 # reported at the test's own line, not ours (the warnings summary groups by location)
-                warnings.warn_explicit(PairwiseWarning(warning_text(table), where=table["test"]), PairwiseWarning, path, line)
+                try:
+                    warnings.warn_explicit(
+                        PairwiseWarning(warning_text(table), where=table["test"]), PairwiseWarning, path, line
+                    )
+                except PairwiseWarning:  # -W error::...PairwiseWarning: the run fails (hooks.py)
+                    self.raised = True
         return tables
 
 
@@ -249,10 +259,10 @@ def _skip_reason(report: Any) -> str:
 
 def terminal_sections(tr: Any, tables: list[dict[str, Any]], verbosity: int) -> None:
     """The executed-coverage and suspicious-combination sections of the terminal summary."""
-    from pairwise_param.runs import coverage_line, suspicious_lines
+    from pairwise_param.runs import coverage_line, lost_at_run_time, suspicious_lines
 
     limit = None if verbosity > 0 else 10
-    lines = [line for t in tables if (line := coverage_line(t, limit)) is not None]
+    lines = [line for t in tables if lost_at_run_time(t) and (line := coverage_line(t, limit)) is not None]
     if lines:
         tr.write_sep("-", "pairwise-param: executed coverage below the collected table", yellow=True)
         for line in lines:
@@ -262,12 +272,3 @@ def terminal_sections(tr: Any, tables: list[dict[str, Any]], verbosity: int) -> 
         tr.write_sep("-", "pairwise-param: suspicious combinations (held by failing items, by no passing item)", red=True)
         for line in found:
             tr.write_line(line)
-
-
-def report_path_error(value: str) -> str | None:
-    """Why ``--pairwise-report=value`` is unusable (None if fine)."""
-    if not value.strip():
-        return "--pairwise-report needs a file name"
-    if os.path.isdir(value):
-        return f"--pairwise-report={value} is a directory; give a file name (e.g. {os.path.join(value, 'pairwise-run.json')})"
-    return None

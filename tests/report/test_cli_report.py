@@ -13,6 +13,7 @@ import textwrap
 from typing import Any
 
 import pytest
+from schema_check import validate
 
 from pairwise_param.cli import main
 from pairwise_param.cli.main import ExitCode
@@ -41,47 +42,6 @@ def by_function(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def cov(test: dict[str, Any], table: int, strength: int) -> dict[str, Any]:
     return next(c for c in test["tables"][table]["coverage"] if c["strength"] == strength)
-
-
-_TYPES = {
-    "object": lambda v: isinstance(v, dict),
-    "array": lambda v: isinstance(v, list),
-    "string": lambda v: isinstance(v, str),
-    "boolean": lambda v: isinstance(v, bool),
-    "null": lambda v: v is None,
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-}
-
-
-def validate(value: Any, schema: dict[str, Any], path: str = "$") -> None:
-    """A minimal JSON Schema check (the keywords our schema uses), so the test
-    needs no jsonschema dependency: type, const, enum, required, properties,
-    additionalProperties, items, minimum, maximum."""
-    if "type" in schema:
-        types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-        assert any(_TYPES[t](value) for t in types), f"{path}: {value!r} is not of type {types}"
-    if "const" in schema:
-        assert value == schema["const"], f"{path}: {value!r} != {schema['const']!r}"
-    if "enum" in schema:
-        assert value in schema["enum"], f"{path}: {value!r} not in {schema['enum']}"
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if "minimum" in schema:
-            assert value >= schema["minimum"], f"{path}: {value} < {schema['minimum']}"
-        if "maximum" in schema:
-            assert value <= schema["maximum"], f"{path}: {value} > {schema['maximum']}"
-    if isinstance(value, dict):
-        for key in schema.get("required", []):
-            assert key in value, f"{path}: missing required key {key!r}"
-        props = schema.get("properties", {})
-        for key, sub in value.items():
-            if key in props:
-                validate(sub, props[key], f"{path}.{key}")
-            elif isinstance(schema.get("additionalProperties"), dict):
-                validate(sub, schema["additionalProperties"], f"{path}.{key}")
-    if isinstance(value, list) and "items" in schema:
-        for i, item in enumerate(value):
-            validate(item, schema["items"], f"{path}[{i}]")
 
 
 # A hand-written option table with known holes, stacked on a single-name axis.
