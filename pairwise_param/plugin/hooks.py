@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pairwise_param.contract import MARK, PLUGIN_FIXTURE
+from pairwise_param.contract import INVALID_FIXTURE, INVALID_MARK, MARK, PLUGIN_FIXTURE
 from pairwise_param.plugin import modes
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ class _State:
     """The session's state (a plain class: a dataclass costs about a millisecond
     to define, in every pytest run)."""
 
-    __slots__ = ("records", "results", "run", "settings", "summary", "tables", "use_disk")
+    __slots__ = ("extra", "records", "results", "run", "settings", "summary", "tables", "use_disk")
 
     def __init__(self, settings: modes.Settings, use_disk: bool) -> None:
         self.settings = settings
@@ -63,6 +63,7 @@ class _State:
         self.tables: Any = None  # pairwise_param.plugin.tables.TableCache, created on first use
         self.records: dict[str, list[Record]] = {}
         self.summary: dict[str, Any] | None = None
+        self.extra: dict[str, list[dict[str, Any]]] | None = None  # --pairwise-extra-rows: test -> requests
         self.run: Any = None  # pairwise_param.plugin.outcomes.Run: tables and what their items did
         self.results: list[dict[str, Any]] | None = None  # the analysed tables, at session end
 
@@ -127,6 +128,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="test id style: readable (default, dtype=bfloat16-padded=True) or pytest (the ids "
         "parametrize gives each axis: bfloat16-True, dtype0). Ini: pairwise_ids.",
     )
+    group.addoption(
+        "--pairwise-extra-rows",
+        dest="pairwise_extra_rows",
+        default=None,
+        metavar="FILE",
+        help="run only the follow-up rows FILE asks for (written by `pairwise-param localize`); "
+        "every other item is deselected.",
+    )
     parser.addini("pairwise_mode", "pairwise-param mode: cover (default) or full", default="")
     parser.addini("pairwise_empty_axis", "pairwise-param: a table with an empty axis: skip (default) or error",
                   default="")
@@ -176,6 +185,11 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers",
+        f"{INVALID_MARK}(axis, value, reason): this row holds the invalid value axis=value "
+        "(pairwise_param.invalid); the test should expect the code to reject it",
+    )
+    config.addinivalue_line(
+        "markers",
         "pairwise_cases(names...): the hand-written parametrize lists named (all if none) are case "
         "tables; `pairwise-param report` does not audit them",
     )
@@ -205,7 +219,12 @@ def pytest_configure(config: pytest.Config) -> None:
         if not str(report).strip() or Path(report).is_dir():
             raise pytest.UsageError(f"pairwise-param: --pairwise-report={report!r} is not a file name")
     use_disk = not config.getoption("pairwise_no_cache") and getattr(config, "cache", None) is not None
-    config.stash[_STATE] = _State(settings=settings, use_disk=use_disk)
+    config.stash[_STATE] = state = _State(settings=settings, use_disk=use_disk)
+    extra = config.getoption("pairwise_extra_rows")
+    if extra is not None:
+        from pairwise_param.plugin.followup import read_requests
+
+        state.extra = read_requests(extra)
 
 
 @pytest.fixture(name=PLUGIN_FIXTURE)
@@ -226,6 +245,26 @@ def _plugin_fixture(request: pytest.FixtureRequest) -> None:
         )
 
 
+@pytest.fixture(name=INVALID_FIXTURE)
+def _invalid_fixture(request: pytest.FixtureRequest) -> Any:
+    """The invalid value this row holds, as a ``pairwise_param.InvalidCase``
+    (``.axis``, ``.value``, ``.reason``), or ``None`` when every value is valid::
+
+        def test_op(k, dtype, pairwise_invalid):
+            if pairwise_invalid is None:
+                check(op(k, dtype))
+            else:
+                with pytest.raises(ValueError):
+                    op(k, dtype)
+    """
+    mark = request.node.get_closest_marker(INVALID_MARK)
+    if mark is None:
+        return None
+    from pairwise_param.negative import InvalidCase
+
+    return InvalidCase(**mark.kwargs)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     marks = list(metafunc.definition.iter_markers(MARK))
@@ -237,7 +276,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     state = metafunc.config.stash[_STATE]
     message = None
     try:
-        plans, records = expand(metafunc, marks, state.settings, state.tables_for(metafunc.config))
+        plans, records = expand(
+            metafunc, marks, state.settings, state.tables_for(metafunc.config), state.extra
+        )
         if records:  # none: an empty axis made the test one skipped item (no table)
             state.records[metafunc.definition.nodeid] = records
     except PairwiseError as exc:
@@ -250,6 +291,20 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         raise pytest.Collector.CollectError(message)
     for argnames, params, indirect in plans:
         metafunc.parametrize(argnames, params, indirect=indirect)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With ``--pairwise-extra-rows``: keep only the follow-up rows, each for the
+    shapes asked (the rest is deselected, as ``-k`` would)."""
+    state = config.stash.get(_STATE, None)
+    if state is None or state.extra is None:
+        return
+    from pairwise_param.plugin.followup import select
+
+    keep, drop = select(items, state.records)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
 
 
 # -- per-row data for CI tools ---------------------------------------------------------
@@ -342,6 +397,10 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         tr.write_sep("-", "pairwise-param: t-tuples forbidden by constraints (not covered)", yellow=True)
         for base, n, text in summary["infeasible"]:
             tr.write_line(f"{base}: {n} tuple{'s' if n != 1 else ''}: {text}", yellow=True)
+    if summary.get("invalid_infeasible"):
+        tr.write_sep("-", "pairwise-param: (invalid, valid) pairs forbidden by constraints", yellow=True)
+        for base, text in summary["invalid_infeasible"]:
+            tr.write_line(f"{base}: {text}", yellow=True)
     from pairwise_param.plugin.summary import summary_line
 
     if state.results:
