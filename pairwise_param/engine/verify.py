@@ -82,14 +82,43 @@ def _pairs_covered(req: Requirements, rows: Sequence[Sequence[int]]) -> bool:
 
 
 def _others_covered(req: Requirements, rows: Sequence[Sequence[int]]) -> bool:
-    for si, scope in enumerate(req.scopes):
-        if len(scope) == 2:
+    """Scopes of three or more axes, by row bitsets: ``col[a][x]`` has bit
+    ``r`` set when row ``r`` holds ``x`` at axis ``a``, so a tuple is covered
+    iff the AND of its cells' bitsets is non-zero.  The ANDs of a scope's
+    prefix are kept on a stack and shared by the next scopes (scopes come
+    sorted, so ``(0, 1, 2)``, ``(0, 1, 3)`` ... reuse the masks of ``(0, 1)``):
+    one big-int AND per tuple instead of one Python step per (row, scope)
+    (3^60 at t=3: 4.6 M generator steps before)."""
+    big = [si for si, scope in enumerate(req.scopes) if len(scope) > 2]
+    if not big:
+        return True
+    sizes = req.sizes
+    col = [[0] * s for s in sizes]
+    for r, row in enumerate(rows):
+        bit = 1 << r
+        for a, x in enumerate(row):
+            col[a][x] |= bit
+    # stack[i]: (axis, masks of every value combination of the scope prefix up to i)
+    stack: list[tuple[int, list[int]]] = []
+    for si in big:
+        scope = req.scopes[si]
+        keep = 0
+        while keep < len(stack) and keep < len(scope) - 1 and stack[keep][0] == scope[keep]:
+            keep += 1
+        del stack[keep:]
+        masks = stack[-1][1] if stack else [-1]
+        for a in scope[keep:-1]:
+            cols = col[a]
+            masks = [m & c for m in masks for c in cols]
+            stack.append((a, masks))
+        last = col[scope[-1]]
+        blocked = req.blocked[si]
+        if not blocked:
+            if not all(m & c for m in masks for c in last):
+                return False
             continue
-        ws = req.weights[si]
-        seen = {sum(row[a] * w for a, w in zip(scope, ws)) for row in rows}
-        need = req.totals[si] - len(req.blocked[si])
-        if len(seen) < need:
-            return False
-        if req.blocked[si] and len(seen - set(req.blocked[si])) < need:
-            return False
+        skip = set(blocked)
+        for index, hit in enumerate(m & c for m in masks for c in last):
+            if not hit and index not in skip:
+                return False
     return True
