@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 
 #: name -> (description, Python source that builds ``kwargs`` for cover()).
 CASES: dict[str, tuple[str, str]] = {
@@ -64,6 +62,7 @@ def uniform(v, n, t):
 
 _CHILD = '''
 import json, resource, sys, time
+resource.setrlimit(resource.RLIMIT_AS, ({mem}, {mem}))
 from pairwise_param import cover
 kw = {expr}
 t0 = time.perf_counter()
@@ -90,21 +89,14 @@ def _peak_mb(pid: int) -> float | None:
     return None
 
 
-def _cap_memory(mb: int) -> Callable[[], None]:
-    def cap() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (mb * 2**20, mb * 2**20))
-
-    return cap
-
-
 def run_case(expr: str, limit: float, mem_mb: int = 4096) -> dict[str, object]:
     """Run one case in a child under ``limit`` seconds and ``mem_mb`` of address
     space; a case killed at the limit still reports the peak memory it had
     reached (polled from /proc)."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-c", _PRELUDE + _CHILD.format(expr=expr)], stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, preexec_fn=_cap_memory(mem_mb),
+        [sys.executable, "-c", _PRELUDE + _CHILD.format(expr=expr, mem=mem_mb * 2**20)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     peak: float | None = None
     while proc.poll() is None:
