@@ -106,14 +106,20 @@ class _Layout:
             off += size
         for h in self.holding:
             h.sort(key=lambda e: e[0])
+        self.nbytes = off // 8 + 1
         self.emask: dict[int, int] = {}
+        # The same bits as bytes: setting one bit of a big int copies all of it
+        # (2^30 at t=5: 438,000 bits), setting a byte does not.
+        self._bytes: dict[int, bytearray] = {}
 
     def note(self, r: int, row: Row, cells: list[int], upto: int) -> None:
         """Row ``r`` (not an include row) got ``cells`` written; axes after
         position ``upto`` are unassigned in every such row."""
         if not self.block or r < self.locked:
             return
-        m = self.emask.get(r, 0)
+        bits = self._bytes.get(r)
+        if bits is None:
+            bits = self._bytes[r] = bytearray(self.nbytes)
         for c in cells:
             for last, others, ows, o in self.holding[c]:
                 if last > upto:
@@ -124,8 +130,8 @@ class _Layout:
                         break
                     o += x * w
                 else:
-                    m |= 1 << o
-        self.emask[r] = m
+                    bits[o >> 3] |= 1 << (o & 7)
+        self.emask[r] = int.from_bytes(bits, "little")
 
 
 Entry = tuple[tuple[int, ...], tuple[int, ...], int]
