@@ -91,7 +91,7 @@ class _Layout:
         for a, sis in enumerate(by_last):
             for si in sis:
                 scope = req.scopes[si]
-                if len(scope) > 2:
+                if len(scope) != 2:  # strength 1 too: its block has no other cell
                     keys.add(tuple(b for b in scope if b != a))
         self.block: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
         #: per axis: (last position, others, weights, offset) of the blocks holding it, by last position
@@ -100,7 +100,7 @@ class _Layout:
         for others in sorted(keys, key=lambda k: (len(k), k)):
             ows, size = scope_weights(req.sizes, others)
             self.block[others] = (ows, off)
-            last = max(pos[b] for b in others)
+            last = max((pos[b] for b in others), default=-1)
             for b in others:
                 self.holding[b].append((last, others, ows, off))
             off += size
@@ -161,6 +161,7 @@ def _add_axis(
     # Larger scopes are laid out after the pair region.
     entries: list[Entry] = []
     offsets: list[int] = []
+    always = 0
     need = 0  # every tuple of every scope ending at ``a``, for each value of ``a``
     blocked: list[tuple[int, tuple[int, ...], int]] = []  # (scope index, weights, offset)
     scopes = req.scopes
@@ -182,6 +183,8 @@ def _add_axis(
             P = req.totals[si] // sa
             entries.append((others, ows, o))
             offsets.append(o)
+            if not others:  # a strength-1 scope: every row holds its one "tuple" of no other cell
+                always |= 1 << o
         need |= ((1 << P) - 1) << o
         if req.blocked[si]:
             blocked.append((si, ows, o))
@@ -199,7 +202,7 @@ def _add_axis(
     def rowmask(r: int) -> int:
         R = glob[r] & prefix
         if r >= include_count:
-            return R | layout.emask.get(r, 0) if entries else R
+            return R | layout.emask.get(r, 0) | always if entries else R
         row = rows[r]
         for others, ows, o in entries:
             for b, w in zip(others, ows):
