@@ -8,6 +8,7 @@ the error's class.
 
     python benchmarks/scaling.py                 # every case, 120 s limit each
     python benchmarks/scaling.py --limit 20 --only chain,pigeon
+    git archive main | tar -x -C /tmp/before && python benchmarks/scaling.py --before /tmp/before
 
 A child also runs under an address-space cap (``--mem``, 4096 MB) so a memory
 cliff ends in a ``MemoryError`` row instead of taking the machine down.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -89,14 +91,18 @@ def _peak_mb(pid: int) -> float | None:
     return None
 
 
-def run_case(expr: str, limit: float, mem_mb: int = 4096) -> dict[str, object]:
+def run_case(expr: str, limit: float, mem_mb: int = 4096, code: str | None = None) -> dict[str, object]:
     """Run one case in a child under ``limit`` seconds and ``mem_mb`` of address
     space; a case killed at the limit still reports the peak memory it had
-    reached (polled from /proc)."""
+    reached (polled from /proc).  ``code``: a source tree of pairwise_param to
+    import instead of the installed one (the "before" of a comparison)."""
+    env = dict(os.environ)
+    if code is not None:
+        env["PYTHONPATH"] = code
     t0 = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-c", _PRELUDE + _CHILD.format(expr=expr, mem=mem_mb * 2**20)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=code,
     )
     peak: float | None = None
     while proc.poll() is None:
@@ -120,31 +126,42 @@ def run_case(expr: str, limit: float, mem_mb: int = 4096) -> dict[str, object]:
     return out
 
 
+def _cells(r: dict[str, object], limit: float) -> str:
+    """result | seconds | peak MB of one run."""
+    if r.get("timeout"):
+        result, secs = f"killed at {limit:.0f} s", f">{limit:.0f}"
+    else:
+        result = f"{r['rows']} rows" if "rows" in r else f"{r['error']}"
+        if "message_chars" in r:
+            result += f" ({r['message_chars']:,}-char message)"
+        if r.get("error") == "crash":
+            result = f"crash: {r['message']}"
+        secs = f"{r['seconds']:.2f}"
+    peak = f"{r['peak_mb']:.0f}" if "peak_mb" in r else "-"
+    if r.get("timeout") and "peak_mb" in r:
+        peak = f">={peak}"
+    return f"{result} | {secs} | {peak}"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--limit", type=float, default=120.0, help="seconds per case")
     ap.add_argument("--mem", type=int, default=4096, help="address-space cap per case, MB")
     ap.add_argument("--only", default="", help="comma-separated name prefixes")
+    ap.add_argument("--before", default="", help="a source tree of an older pairwise_param: run each case "
+                    "with it and then with the installed one, side by side (same load)")
     args = ap.parse_args(argv)
     only = [p for p in args.only.split(",") if p]
-    print("| case | model | result | seconds | peak MB |\n|---|---|---|--:|--:|")
+    runs: list[tuple[str, str | None]] = [("", None)]
+    if args.before:
+        runs = [("before: ", args.before), ("after: ", None)]
+    head = "".join(f" {label}result | seconds | peak MB |" for label, _ in runs)
+    print(f"| case | model |{head}\n|---|---|" + "---|--:|--:|" * len(runs))
     for name, (desc, expr) in CASES.items():
         if only and not any(name.startswith(p) for p in only):
             continue
-        r = run_case(expr, args.limit, args.mem)
-        if r.get("timeout"):
-            result, secs = f"killed at {args.limit:.0f} s", f">{args.limit:.0f}"
-        else:
-            result = f"{r['rows']} rows" if "rows" in r else f"{r['error']}"
-            if "message_chars" in r:
-                result += f" ({r['message_chars']:,}-char message)"
-            if r.get("error") == "crash":
-                result = f"crash: {r['message']}"
-            secs = f"{r['seconds']:.2f}"
-        peak = f"{r['peak_mb']:.0f}" if "peak_mb" in r else "-"
-        if r.get("timeout") and "peak_mb" in r:
-            peak = f">={peak}"
-        print(f"| {name} | {desc} | {result} | {secs} | {peak} |", flush=True)
+        cells = [_cells(run_case(expr, args.limit, args.mem, code), args.limit) for _, code in runs]
+        print(f"| {name} | {desc} | " + " | ".join(cells) + " |", flush=True)
     return 0
 
 
