@@ -46,19 +46,79 @@ MAX_TABULATION = 2_000_000
 MAX_SEARCH_NODES = 2_000_000
 
 
+#: Conflicts the optional SAT solver (python-sat's CaDiCaL, the ``solver``
+#: extra) may spend on one question once :data:`MAX_SEARCH_NODES` ran out: a
+#: budget in conflicts, not seconds, so the answer (and thus the rows) is the
+#: same on every machine.  Measured (benchmarks/solvers.py, 2-core sandbox):
+#: a 9-axis pigeonhole model needs 38,000 conflicts (1.7 s; the search gives
+#: up after 3 s), 10 axes 271,000 (23 s), so 100,000 decides the first and
+#: refuses the second and larger ones in a few seconds.
+MAX_SAT_CONFLICTS = 100_000
+
+
 class _TooHard(Exception):
     """Internal: the search step budget ran out."""
 
 
+def sat_available() -> bool:
+    """Is the optional SAT back end (python-sat) importable?"""
+    try:
+        import pysat.solvers  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def too_hard(axes: str, where: str | None = None) -> ConstraintsTooHard:
     """The one message of a model whose constraints exceed the search budget."""
+    if sat_available():
+        tried = (
+            f"took more than {MAX_SEARCH_NODES:,} search steps and then more than "
+            f"{MAX_SAT_CONFLICTS:,} SAT solver conflicts"
+        )
+        more = ""
+    else:
+        tried = f"took more than {MAX_SEARCH_NODES:,} search steps"
+        more = "; or install the SAT back end (pip install 'pairwise-param[solver]'), which decides such models exactly"
     return ConstraintsTooHard(
-        f"deciding whether the constraints over axes {axes} can all hold took more than "
-        f"{MAX_SEARCH_NODES:,} search steps; simplify them: fewer axes per group of linked "
-        "constraints, fewer values, or one constraint instead of many pairwise ones "
-        "(all-different over many axes is a pigeonhole problem)",
+        f"deciding whether the constraints over axes {axes} can all hold {tried}; simplify them: "
+        "fewer axes per group of linked constraints, fewer values, or one constraint instead of "
+        f"many pairwise ones (all-different over many axes is a pigeonhole problem){more}",
         where=where,
     )
+
+
+class _SatComponent:
+    """One linked group of axes as CNF on an incremental SAT solver
+    (python-sat's CaDiCaL): a boolean per (axis, value), exactly one per
+    axis, one clause per forbidden tuple; a partial row is asked as
+    assumptions.  Used only when the bounded search gives up: it answers the
+    same yes/no question exactly, so the rows do not depend on which answered."""
+
+    def __init__(self, comp: tuple[int, ...], sizes: Sequence[int], exclusions: Sequence[Exclusion]) -> None:
+        from pysat.solvers import Solver
+
+        self.var: dict[tuple[int, int], int] = {}
+        clauses: list[list[int]] = []
+        for a in comp:
+            vs = []
+            for v in range(sizes[a]):
+                self.var[(a, v)] = len(self.var) + 1
+                vs.append(self.var[(a, v)])
+            clauses.append(vs)
+            clauses.extend([-p, -q] for p, q in itertools.combinations(vs, 2))
+        members = set(comp)
+        for ex in exclusions:
+            if ex.scope[0] in members:
+                clauses.extend([-self.var[(a, v)] for a, v in zip(ex.scope, combo)] for combo in sorted(ex.forbidden))
+        self.solver = Solver(name="cadical153", bootstrap_with=clauses)
+
+    def completable(self, row: Sequence[int | None], comp: tuple[int, ...]) -> bool | None:
+        """True / False, or None when the conflict budget ran out."""
+        assumptions = [self.var[(a, row[a])] for a in comp if row[a] is not None]  # type: ignore[index]
+        self.solver.conf_budget(MAX_SAT_CONFLICTS)
+        answer = self.solver.solve_limited(assumptions=assumptions)
+        return None if answer is None else bool(answer)
 
 
 #: Attribute of a predicate compiled from a declarative rule
@@ -462,6 +522,7 @@ class Feasibility:
         }
         self._memo: dict[tuple[int, tuple[int | None, ...]], bool] = {}
         self._nodes = 0
+        self._sat: dict[tuple[int, ...], _SatComponent] = {}
 
     @property
     def constrained(self) -> bool:
@@ -542,11 +603,30 @@ class Feasibility:
             if not dom:
                 return False
             domains[a] = dom
+        if comp in self._sat:  # the search already gave up on this group once: ask the solver
+            answer = self._sat[comp].completable(row, comp)
+            if answer is None:
+                raise too_hard(", ".join(f"#{a}" for a in comp))
+            return answer
         self._nodes = 0
         try:
             return self._search(work, domains)
         except _TooHard:
-            raise too_hard(", ".join(f"#{a}" for a in comp)) from None
+            pass
+        answer = self._sat_answer(comp, row)
+        if answer is None:
+            raise too_hard(", ".join(f"#{a}" for a in comp))
+        return answer
+
+    def _sat_answer(self, comp: tuple[int, ...], row: Sequence[int | None]) -> bool | None:
+        """The SAT back end's exact answer, or None (not installed, or its
+        conflict budget ran out)."""
+        if not sat_available():
+            return None
+        solver = self._sat.get(comp)
+        if solver is None:
+            solver = self._sat[comp] = _SatComponent(comp, self.sizes, self.exclusions)
+        return solver.completable(row, comp)
 
     def _consistent(self, axis: int, value: int, work: Mapping[int, int]) -> bool:
         for k in self.by_axis[axis]:

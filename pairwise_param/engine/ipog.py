@@ -56,12 +56,82 @@ def ipog(model: IndexModel, req: Requirements, feas: Feasibility) -> list[tuple[
         acc += sizes[b]
     pair_bits = acc
     amask = [((1 << sizes[b]) - 1) << goff[b] for b in range(n)]
+    layout = _Layout(req, by_last, pos, pair_bits, len(model.include))
     rows: list[Row] = [list(r) for r in model.include]
     glob = [sum(1 << (goff[b] + x) for b, x in enumerate(r) if x is not None) for r in rows]
     for a in order:
         if by_last[a]:
-            _add_axis(a, req, feas, by_last[a], rows, glob, goff, starts, order, pair_bits, amask)
+            _add_axis(a, req, feas, by_last[a], rows, glob, goff, starts, order, pair_bits, amask, layout)
     return [tuple(fill_dont_care(row, sizes, feas, req.constrained)) for row in rows]
+
+
+class _Layout:
+    """One global bit layout for the larger scopes (strength >= 3).
+
+    A scope ending at axis ``a`` is split into ``a`` and its other cells
+    ``others`` (a tuple of >= 2 axes); each distinct ``others`` gets one block
+    of bits, ``o + code(values)``, after the pair region.  Blocks are ordered
+    by ``(len, others)``, so for every axis its blocks appear in the order of
+    its scopes (removing one common axis keeps sorted tuples in lexicographic
+    order) and the rows match a per-axis layout bit for bit.
+
+    Because the layout is global, each row keeps the bits of the blocks whose
+    cells it has all assigned (``emask``), updated when a cell is written:
+    a row's mask for a new axis is then one ``|`` instead of a walk over every
+    scope ending at that axis (3^100 at t=3: 4,851 blocks per axis, every
+    row, every axis).  Include rows (cells fixed ahead of the axis order) are
+    masked by that walk instead, as before.
+    """
+
+    def __init__(
+        self, req: Requirements, by_last: list[list[int]], pos: dict[int, int], start: int, locked: int
+    ) -> None:
+        self.locked = locked
+        keys: set[tuple[int, ...]] = set()
+        for a, sis in enumerate(by_last):
+            for si in sis:
+                scope = req.scopes[si]
+                if len(scope) != 2:  # strength 1 too: its block has no other cell
+                    keys.add(tuple(b for b in scope if b != a))
+        self.block: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
+        #: per axis: (last position, others, weights, offset) of the blocks holding it, by last position
+        self.holding: list[list[tuple[int, tuple[int, ...], tuple[int, ...], int]]] = [[] for _ in req.sizes]
+        off = start
+        for others in sorted(keys, key=lambda k: (len(k), k)):
+            ows, size = scope_weights(req.sizes, others)
+            self.block[others] = (ows, off)
+            last = max((pos[b] for b in others), default=-1)
+            for b in others:
+                self.holding[b].append((last, others, ows, off))
+            off += size
+        for h in self.holding:
+            h.sort(key=lambda e: e[0])
+        self.nbytes = off // 8 + 1
+        self.emask: dict[int, int] = {}
+        # The same bits as bytes: setting one bit of a big int copies all of it
+        # (2^30 at t=5: 438,000 bits), setting a byte does not.
+        self._bytes: dict[int, bytearray] = {}
+
+    def note(self, r: int, row: Row, cells: list[int], upto: int) -> None:
+        """Row ``r`` (not an include row) got ``cells`` written; axes after
+        position ``upto`` are unassigned in every such row."""
+        if not self.block or r < self.locked:
+            return
+        bits = self._bytes.get(r)
+        if bits is None:
+            bits = self._bytes[r] = bytearray(self.nbytes)
+        for c in cells:
+            for last, others, ows, o in self.holding[c]:
+                if last > upto:
+                    break
+                for b, w in zip(others, ows):
+                    x = row[b]
+                    if x is None:
+                        break
+                    o += x * w
+                else:
+                    bits[o >> 3] |= 1 << (o & 7)
+        self.emask[r] = int.from_bytes(bits, "little")
 
 
 Entry = tuple[tuple[int, ...], tuple[int, ...], int]
@@ -79,6 +149,7 @@ def _add_axis(
     order: list[int],
     pair_bits: int,
     amask: list[int],
+    layout: _Layout,
 ) -> None:
     """Give axis ``a`` a value in every row (horizontal growth), then add or
     fill rows for the tuples still uncovered (vertical growth)."""
@@ -90,7 +161,7 @@ def _add_axis(
     # Larger scopes are laid out after the pair region.
     entries: list[Entry] = []
     offsets: list[int] = []
-    off = pair_bits
+    always = 0
     need = 0  # every tuple of every scope ending at ``a``, for each value of ``a``
     blocked: list[tuple[int, tuple[int, ...], int]] = []  # (scope index, weights, offset)
     scopes = req.scopes
@@ -108,11 +179,12 @@ def _add_axis(
         if len(others) == 1:
             o, P = goff[others[0]], sizes[others[0]]
         else:
-            ows, P = scope_weights(sizes, others)
-            o = off
+            ows, o = layout.block[others]
+            P = req.totals[si] // sa
             entries.append((others, ows, o))
             offsets.append(o)
-            off += P
+            if not others:  # a strength-1 scope: every row holds its one "tuple" of no other cell
+                always |= 1 << o
         need |= ((1 << P) - 1) << o
         if req.blocked[si]:
             blocked.append((si, ows, o))
@@ -124,8 +196,13 @@ def _add_axis(
             c = sum(x * w for x, w in zip(combo[:ia] + combo[ia + 1 :], ows))
             M[combo[ia]] &= ~(1 << (o + c))
 
+    include_count = layout.locked
+    upto = order.index(a)
+
     def rowmask(r: int) -> int:
         R = glob[r] & prefix
+        if r >= include_count:
+            return R | layout.emask.get(r, 0) | always if entries else R
         row = rows[r]
         for others, ows, o in entries:
             for b, w in zip(others, ows):
@@ -178,6 +255,7 @@ def _add_axis(
             row[a] = None
             continue
         glob[r] |= 1 << (abit + v)
+        layout.note(r, row, [a], upto)
         M[v] &= ~R
         del masks[r]
 
@@ -204,6 +282,7 @@ def _add_axis(
                     continue
                 if any(row[b] is not None and row[b] != y for b, y in cells):
                     continue
+                fresh = [c for c in (a, *(b for b, _ in cells)) if row[c] is None]
                 if constrained:
                     saved = [row[b] for b, _ in cells]
                     row[a] = v
@@ -220,10 +299,12 @@ def _add_axis(
                 placed = len(rows)
                 rows.append([None] * n)
                 glob.append(0)
+                fresh = [a, *(b for b, _ in cells)]
             row = rows[placed]
             row[a] = v
             for b, y in cells:
                 row[b] = y
+            layout.note(placed, row, fresh, upto)
             glob[placed] |= 1 << (goff[a] + v)
             for b, y in cells:
                 glob[placed] |= 1 << (goff[b] + y)

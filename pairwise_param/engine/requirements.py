@@ -95,10 +95,14 @@ def requirements(model: IndexModel, feas: Feasibility) -> Requirements:
     totals = []
     blocked: list[tuple[int, ...]] = []
     constrained_axes = set(feas.component_of) if constrained else set()
+    pair_weights: dict[int, tuple[int, int]] = {}  # one shared tuple per size (2^3000: 4.5 M scopes)
     for scope in scopes:
         if len(scope) == 2:  # the bulk of every large model: no generic radix loop
             sb = sizes[scope[1]]
-            weights.append((sb, 1))
+            w = pair_weights.get(sb)
+            if w is None:
+                w = pair_weights[sb] = (sb, 1)
+            weights.append(w)
             totals.append(sizes[scope[0]] * sb)
         else:
             ws, total = scope_weights(sizes, scope)

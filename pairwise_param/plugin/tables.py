@@ -171,8 +171,11 @@ def _covers(model: Model, table: Table) -> bool:
     """Is ``table`` a valid covering array of ``model``?  Include rows first
     (each row agrees with its include row's fixed cells), and in every scope
     each value combination is covered by a row or listed as infeasible, every
-    listed one impossible (not completable to a valid row).  Costs rows x
-    scopes plus one completion test per listed tuple: far less than a build."""
+    listed one impossible (not completable to a valid row).  Coverage by the
+    engine's row bitsets (:func:`~pairwise_param.engine.verify.uncovered`: one
+    big-int AND per combination; the per-(row, scope) tuple sets it replaced
+    took 21.6 s on a warm 3^60 t=3 table that builds in 5.3 s) plus one
+    completion test per listed tuple: far less than a build."""
     rows = table.rows
     if len(rows) < len(model.include):
         return False
@@ -183,17 +186,19 @@ def _covers(model: Model, table: Table) -> bool:
     listed: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
     for scope, values in table.infeasible:
         listed.setdefault(scope, set()).add(values)
+    from pairwise_param.engine.requirements import scope_weights
+    from pairwise_param.engine.verify import uncovered
+
     feas = model.feasibility
-    for scope in model.index_model.interactions:
-        covered = {tuple(r[a] for a in scope) for r in rows}
+    scopes = model.index_model.interactions
+    for scope, missing in zip(scopes, uncovered(sizes, scopes, rows)):
         claimed = listed.pop(scope, set())
-        if claimed & covered:
+        if len(missing) != len(claimed):
             return False
-        total = 1
-        for a in scope:
-            total *= sizes[a]
-        if len(covered) + len(claimed) != total:
-            return False
+        if missing:
+            weights, _ = scope_weights(tuple(sizes), scope)
+            if {sum(v * w for v, w in zip(values, weights)) for values in claimed} != set(missing):
+                return False
         for values in claimed:
             cells: list[int | None] = [None] * len(sizes)
             for a, v in zip(scope, values):

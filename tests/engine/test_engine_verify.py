@@ -69,3 +69,45 @@ def test_valid_rejects_a_missing_pair_and_a_bad_cell():
     without = [r for r in rows if not (r[1] == 2 and r[3] == 0)]
     assert not valid(req, model.feasibility, without)
     assert not valid(req, model.feasibility, rows + [(0, 0, 0, 3)])
+
+
+def strong_case(seed: int):
+    """Strength 3-4 (the row-bitset path with shared scope prefixes), with an
+    optional forbidden pair (blocked tuples inside larger scopes)."""
+    rng = random.Random(1000 + seed)
+    n = rng.randint(4, 7)
+    t = rng.randint(3, 4)
+    sizes = [rng.randint(1, 3) for _ in range(n)]
+    forbid = None
+    cons = []
+    if rng.random() < 0.5:
+        a, b = sorted(rng.sample(range(n), 2))
+        sizes[a] = sizes[b] = 3
+        forbid = (a, b, rng.randrange(3), rng.randrange(3))
+        cons.append(eval(f"lambda p{a}, p{b}: not (p{a} == {forbid[2]} and p{b} == {forbid[3]})"))
+    model = Model({f"p{i}": list(range(s)) for i, s in enumerate(sizes)}, strength=t, constraints=cons)
+
+    def ok(row):
+        return forbid is None or not (row[forbid[0]] == forbid[2] and row[forbid[1]] == forbid[3])
+
+    product = [r for r in itertools.product(*(range(s) for s in sizes)) if ok(r)]
+    # mostly the whole product minus a few rows: near-valid arrays, where a wrong check shows
+    rows = [r for r in product if rng.random() > 0.08]
+    return model, product, rows or product[:1], ok
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_valid_agrees_with_brute_force_at_strength_3_and_4(seed):
+    model, product, rows, ok = strong_case(seed)
+    req = requirements(model.index_model, model.feasibility)
+    assert valid(req, model.feasibility, rows) == brute_valid(model, product, rows, ok)
+    assert valid(req, model.feasibility, product)
+
+
+def test_valid_rejects_one_missing_triple():
+    model = Model({f"p{i}": [0, 1] for i in range(5)}, strength=3)
+    req = requirements(model.index_model, model.feasibility)
+    rows = list(itertools.product(range(2), repeat=5))
+    assert valid(req, model.feasibility, rows)
+    without = [r for r in rows if not (r[1] == 1 and r[3] == 0 and r[4] == 1)]
+    assert not valid(req, model.feasibility, without)
