@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 from pairwise_param.contract import ROW_MARK_FLAG
-from pairwise_param.plugin.outcomes import _shape
+from pairwise_param.plugin.outcomes import shape_of
+from pairwise_param.plugin.summary import test_base
 
 __all__ = ["read_requests", "select"]
 
@@ -53,14 +54,14 @@ def select(items: list[Any], records: dict[str, list[Any]]) -> tuple[list[Any], 
     keep: list[Any] = []
     drop: list[Any] = []
     for item in items:
-        name, parent = getattr(item, "originalname", None), item.parent
-        recs = records.get(f"{parent.nodeid}::{name}") if name is not None and parent is not None else None
+        base = test_base(item)
+        recs = records.get(base) if base is not None else None
         wanted = [r.wanted for r in recs or () if r.wanted is not None]
         ok = False
         if wanted:
             cid = str(getattr(getattr(item, "callspec", None), "id", ""))
             rids = [str(m.args[1][0].id) for m in item.iter_markers("parametrize") if m.kwargs.get(ROW_MARK_FLAG)]
-            shape = _shape(cid, rids)  # the one rule of what a shape is (the run file's)
+            shape = shape_of(cid, rids)  # the one rule of what a shape is (the run file's)
             ok = any(shape in w.get(rid, ()) for w in wanted for rid in rids)
         (keep if ok else drop).append(item)
     return keep, drop

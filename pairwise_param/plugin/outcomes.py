@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from pairwise_param.contract import ROW_MARK_FLAG
 from pairwise_param.errors import PairwiseWarning
+from pairwise_param.plugin.summary import test_base
 from pairwise_param.values import value_label
 
 if TYPE_CHECKING:
@@ -95,7 +96,7 @@ def _single_text(value: Any) -> str:
     return text if isinstance(text, str) else repr(value)
 
 
-def _shape(callspec_id: str, row_ids: list[str]) -> str:
+def shape_of(callspec_id: str, row_ids: list[str]) -> str:
     """The item's id without its tables' row ids (our parametrize runs first, so
     each row id is normally the id's first part)."""
     rest = callspec_id
@@ -129,11 +130,9 @@ class Run:
         slots: dict[tuple[str, int], dict[str, Any]] = {}
         row_of: dict[tuple[str, int], dict[str, int]] = {}
         for item in items:
-            name = getattr(item, "originalname", None)
-            parent = item.parent
-            if name is None or parent is None:
+            base = test_base(item)
+            if base is None:
                 continue
-            base = f"{parent.nodeid}::{name}"
             recs = records.get(base)
             if not recs or any(r.model is None for r in recs):
                 continue
@@ -151,7 +150,7 @@ class Run:
             if "" in rids or len(marks) != len(recs):
                 continue
             callspec = getattr(item, "callspec", None)
-            shape = _shape(str(getattr(callspec, "id", "")), rids)
+            shape = shape_of(str(getattr(callspec, "id", "")), rids)
             for k, (rec, rid) in enumerate(zip(recs, rids)):
                 key = (base, k)
                 if key not in slots:

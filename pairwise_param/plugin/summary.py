@@ -18,11 +18,22 @@ if TYPE_CHECKING:
 
     from pairwise_param.plugin.expand import Record
 
-__all__ = ["ROW_PROPERTY_PREFIX", "ROW_SECTION", "row_values", "summarize", "summary_line"]
+__all__ = ["ROW_PROPERTY_PREFIX", "ROW_SECTION", "row_values", "summarize", "summary_line", "test_base"]
 
 #: prefix of the JUnit XML properties, and the key of the report section, of a row's values
 ROW_PROPERTY_PREFIX = "pairwise."
 ROW_SECTION = "pairwise-param row"
+
+
+def test_base(item: Any) -> str | None:
+    """The node id of the test function an item was generated from (the key of the
+    plugin's records: ``path::Class::test``), or None for an item that is not one
+    (a doctest, a unittest case)."""
+    name = getattr(item, "originalname", None)
+    parent = getattr(item, "parent", None)
+    if name is None or parent is None:
+        return None
+    return f"{parent.nodeid}::{name}"
 
 
 def row_values(item: pytest.Item) -> list[tuple[str, str]]:
@@ -46,12 +57,8 @@ def summarize(items: list[Any], records: dict[str, list[Record]], tables: Any) -
     per_test: dict[str, int] = {}
     n_invalid = 0
     for item in items:
-        name = getattr(item, "originalname", None)
-        parent = item.parent
-        if name is None or parent is None:
-            continue
-        base = f"{parent.nodeid}::{name}"
-        if base in records:
+        base = test_base(item)
+        if base is not None and base in records:
             if item.get_closest_marker(INVALID_MARK) is not None:
                 n_invalid += 1
                 continue
