@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, overload
 from pairwise_param.model import Model, RowLike
 
 if TYPE_CHECKING:
-    from pairwise_param.engine import EngineOptions, Generated, TupleRef
+    from pairwise_param.engine import EngineOptions, Generated, Progress, TupleRef
     from pairwise_param.negative import InvalidCase, Split
 
 __all__ = ["CoveringArray", "build_array", "cover", "engine_options", "run_engine", "split_array"]
@@ -74,6 +74,9 @@ class CoveringArray(Sequence[dict[str, Any]]):
         self.model = model
         self.index_rows: tuple[tuple[int, ...], ...] = generated.rows
         self.method = generated.method
+        #: True when Ctrl-C ended the improver early (the CLI's ``generate``): the rows
+        #: are the best verified array found by then
+        self.interrupted = generated.interrupted
         self._infeasible_refs = generated.infeasible
         self._rows = [model.decode(r) for r in generated.rows]
         #: with invalid values (:mod:`pairwise_param.negative`): the split, and per row
@@ -191,9 +194,21 @@ class CoveringArray(Sequence[dict[str, Any]]):
         return f"<CoveringArray {self.valid_count} rows{neg}, t={self.model.strength}, {self.model!r}, method={self.method}>"
 
 
-def build_array(model: Model, *, effort: Any = 0, seed: Any = 0) -> CoveringArray:
-    """Generate the covering array of an already validated model."""
-    return CoveringArray(model, run_engine(model, engine_options(effort, seed, model.where)))
+def build_array(
+    model: Model,
+    *,
+    effort: Any = 0,
+    seed: Any = 0,
+    on_progress: Callable[[Progress], None] | None = None,
+    interruptible: bool = False,
+) -> CoveringArray:
+    """Generate the covering array of an already validated model.
+    ``on_progress`` / ``interruptible``: see :class:`~pairwise_param.engine.EngineOptions`
+    (the CLI's progress line and Ctrl-C); neither changes the rows of a full run."""
+    options = engine_options(effort, seed, model.where)
+    if on_progress is not None or interruptible:
+        options = dataclasses.replace(options, on_progress=on_progress, interruptible=interruptible)
+    return CoveringArray(model, run_engine(model, options))
 
 
 def split_array(split: Split, options: EngineOptions) -> CoveringArray:

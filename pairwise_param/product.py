@@ -9,11 +9,12 @@ that break a constraint, enumerated with early pruning.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pairwise_param.model import Model
 
-__all__ = ["COUNT_LIMIT", "feasible_count", "full_rows"]
+__all__ = ["COUNT_LIMIT", "Count", "feasible_count", "full_rows"]
 
 #: Work bound (state transitions) of the exact count of one constrained
 #: component.  Counting is exact by dynamic programming over the "frontier"
@@ -22,6 +23,27 @@ __all__ = ["COUNT_LIMIT", "feasible_count", "full_rows"]
 #: is huge exceeds the bound, and only then is the count the upper bound
 #: given by the component's unconstrained product.
 COUNT_LIMIT = 20_000_000
+
+
+@dataclass(frozen=True)
+class Count:
+    """A feasible-row count and whether it is exact.
+
+    ``exact`` is False only when some constrained component exceeded
+    :data:`COUNT_LIMIT` and its unconstrained product stood in: ``value`` is
+    then an upper bound, and every face that prints it says "at most" (this
+    is the one place that decides whether a count is a bound)."""
+
+    value: int
+    exact: bool = True
+
+    def __str__(self) -> str:
+        """``1287`` or ``at most 1679616``: the count as a sentence fragment."""
+        return str(self.value) if self.exact else f"at most {self.value}"
+
+    def __mul__(self, other: Count) -> Count:
+        """Counts of independent parts multiply; one bound makes the product a bound."""
+        return Count(self.value * other.value, self.exact and other.exact)
 
 
 def _checks_by_axis(model: Model) -> list[list[Any]]:
@@ -96,18 +118,21 @@ def _count(sizes: Sequence[int], axes: Sequence[int], by_last: list[list[Any]], 
     return sum(states.values())
 
 
-def feasible_count(model: Model) -> int:
-    """Rows of the full product that break no constraint: exact, counted per
-    constrained component (see :data:`COUNT_LIMIT` for the one case where a
-    component's unconstrained product stands in as an upper bound)."""
+def feasible_count(model: Model) -> Count:
+    """Rows of the full product that break no constraint, counted per
+    constrained component: exact, except where a component exceeds
+    :data:`COUNT_LIMIT` (its unconstrained product stands in, and the
+    returned :class:`Count` says ``exact=False``)."""
     sizes = model.sizes
     total = 1
+    exact = True
     constrained: set[int] = set()
     by_last = _checks_by_axis(model)
     for comp in model.feasibility.components:
         constrained.update(comp)
         counted = _count(sizes, sorted(comp), by_last, COUNT_LIMIT)
         if counted is None:
+            exact = False
             counted = 1
             for a in comp:
                 counted *= sizes[a]
@@ -115,6 +140,6 @@ def feasible_count(model: Model) -> int:
     for a, s in enumerate(sizes):
         if a not in constrained:
             total *= s
-    return total
+    return Count(total, exact)
 
 

@@ -40,6 +40,9 @@ class ExitCode(IntEnum):
     USAGE_ERROR = 2
     #: ``report``: a file or test failed to collect (the rest is still reported).
     COLLECTION_ERROR = 3
+    #: ``generate``: Ctrl-C before the engine had a complete table; nothing written.
+    #: (Ctrl-C during the improver writes the best table so far and exits 0, with a note.)
+    INTERRUPTED = 130
 
 
 class _UsageError(Exception):
@@ -229,6 +232,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="engine improver effort (0 = quick; default: the model file's or 0)")
     gen.add_argument("--seed", type=_seed, default=None, metavar="N",
                      help="seed of the improver (default: the model file's or 0)")
+    gen.add_argument("--progress", action="store_true",
+                     help="a progress line on stderr every few seconds while the improver runs "
+                     "(default: only when stderr is a terminal)")
 
     loc = sub.add_parser(
         "localize",
@@ -609,6 +615,14 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 # -- generate --------------------------------------------------------------------------------------
+def _is_tty(stream: TextIO) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except (OSError, ValueError):
+        return False
+
+
 def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from pairwise_param.cli import formats
     from pairwise_param.cli.modelfile import load_model
@@ -617,9 +631,23 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     spec = load_model(args.model, strength=args.strength)
     effort = args.effort if args.effort is not None else (spec.effort or 0)
     seed = args.seed if args.seed is not None else (spec.seed or 0)
-    array = build_array(spec.model, effort=effort, seed=seed)
+    on_progress = None
+    if args.progress or _is_tty(err):
+        from pairwise_param.cli.progress import ProgressLine
+
+        on_progress = ProgressLine(err)
+    try:
+        array = build_array(spec.model, effort=effort, seed=seed, on_progress=on_progress, interruptible=True)
+    except KeyboardInterrupt:
+        err.write("pairwise-param generate: interrupted before a complete table was found; nothing written\n")
+        return ExitCode.INTERRUPTED
     out.write(formats.render("generate", args.format, array, formats.Output(effort=effort, seed=seed)))
     model = spec.model
+    if array.interrupted:
+        err.write(
+            f"pairwise-param generate: interrupted: wrote the best table found so far ({len(array)} rows, "
+            "verified to cover every coverable tuple); a full run may find fewer rows\n"
+        )
     red = model.full_product / len(array) if len(array) else float("inf")
     err.write(
         f"pairwise-param generate: {len(array)} rows, strength {model.strength}, {len(model.axes)} axes, "

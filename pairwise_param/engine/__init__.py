@@ -12,14 +12,15 @@ only from ``random.Random(seed)`` created locally, budgets in iterations.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from pairwise_param.constraints import Feasibility
-from pairwise_param.engine.budget import LEVELS
+from pairwise_param.engine.budget import LEVELS, Progress
 from pairwise_param.errors import InvalidArgument
 from pairwise_param.model import IndexModel
 
-__all__ = ["ENGINE_VERSION", "LEVELS", "MAX_EFFORT", "EngineOptions", "Generated", "generate"]
+__all__ = ["ENGINE_VERSION", "LEVELS", "MAX_EFFORT", "EngineOptions", "Generated", "Progress", "generate"]
 
 #: Bump whenever the rows produced for some model may change: it keys the cache.
 #: (Version 3: model-scaled quick budget, stall stop, new constructions;
@@ -51,6 +52,14 @@ class EngineOptions:
     local random generator of the improver (the constructions are
     deterministic).  The budget rules live in :mod:`.budget`.
 
+    ``on_progress`` (optional) is called with a :class:`Progress` during the
+    improver (after each smaller array and every few hundred moves); it only
+    observes, so the rows are the same with or without it.  With
+    ``interruptible`` a ``KeyboardInterrupt`` raised during the improver (Ctrl-C,
+    or by ``on_progress``) ends it early: the best valid array found so far is
+    verified and returned with ``Generated.interrupted`` set, as the CLI's
+    ``generate`` wants; without it the interrupt propagates, as a library's should.
+
     This is the one validator of effort, seed and work: every front end
     (``cover()``, ``@pairwise``, the CLI) builds an ``EngineOptions``.
     """
@@ -58,6 +67,8 @@ class EngineOptions:
     effort: int | str = 0
     seed: int = 0
     work: int | None = None
+    on_progress: Callable[[Progress], None] | None = field(default=None, compare=False)
+    interruptible: bool = field(default=False, compare=False)
 
     def __post_init__(self) -> None:
         effort: object = self.effort
@@ -81,6 +92,8 @@ class EngineOptions:
         work: object = self.work
         if work is not None and (isinstance(work, bool) or not isinstance(work, int) or work < 0):
             raise InvalidArgument(f"work must be None or an int >= 0 (work units), got work={work!r}")
+        if self.on_progress is not None and not callable(self.on_progress):
+            raise InvalidArgument(f"on_progress must be None or a callable, got on_progress={self.on_progress!r}")
 
     @property
     def level(self) -> int:
@@ -99,6 +112,10 @@ class Generated:
     #: Work units the improver spent (0 when it did not run): the machine-
     #: independent cost that benchmarks report alongside seconds.
     work: int = 0
+    #: True when a KeyboardInterrupt ended the improver early
+    #: (``EngineOptions.interruptible``): the rows are the best valid array found
+    #: by then, verified, but not as small as the full budget might have made them.
+    interrupted: bool = False
 
 
 def generate(

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from pairwise_param.engine.requirements import Requirements
 
-__all__ = ["LEVELS", "Budget", "budget_for"]
+__all__ = ["LEVELS", "Budget", "Progress", "budget_for"]
 
 #: Effort levels by name.
 LEVELS: dict[str, int] = {"quick": 0, "standard": 1, "thorough": 2, "exhaustive": 4}
@@ -52,6 +52,19 @@ class Budget:
 
     units: int
     stall: int
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where an improver run stands, for ``EngineOptions.on_progress``: the
+    rows of the best valid array so far, the array's lower bound, and the work
+    units spent out of the budget.  Reported, never read back: a callback sees
+    the run, it cannot change its rows."""
+
+    rows: int
+    lower_bound: int
+    work: int
+    budget: int
 
 
 def budget_for(req: Requirements, effort: int, work: int | None = None) -> Budget:

@@ -28,9 +28,11 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pairwise_param.constraints import Feasibility
+from pairwise_param.engine.budget import Progress
 from pairwise_param.engine.requirements import Requirements
 
 __all__ = ["Improved", "improve", "remove_redundant", "search"]
@@ -38,6 +40,9 @@ __all__ = ["Improved", "improve", "remove_redundant", "search"]
 #: Work units charged per move on top of the counters it reads (the Python
 #: overhead of picking the tuple and the candidate rows).
 MOVE_OVERHEAD = 60
+
+#: Repair moves between two progress reports (``search(on_progress=...)``).
+PROGRESS_MOVES = 256
 
 
 class _State:
@@ -364,6 +369,8 @@ class Improved:
     rows: list[tuple[int, ...]]
     work: int
     found_at: int = 0
+    #: a KeyboardInterrupt ended the search (``interruptible``): ``rows`` is the best so far
+    interrupted: bool = False
 
 
 def setup_cost(req: Requirements, n_rows: int) -> int:
@@ -408,6 +415,8 @@ def search(
     sample: int = 1000,
     tenure: int = 2,
     patience: int = 100_000,
+    on_progress: Callable[[Progress], None] | None = None,
+    interruptible: bool = False,
 ) -> Improved:
     """Row elimination within ``budget`` work units.
 
@@ -418,6 +427,13 @@ def search(
     fewest tuples covered alone.  The whole search ends after ``stall`` work
     units (0: never) without a new best array, at ``lower_bound`` rows, or
     when the budget is spent.
+
+    ``on_progress`` is told the best row count after each new best and every
+    :data:`PROGRESS_MOVES` repair moves (it reads, never steers: the rows do
+    not depend on it).  With ``interruptible``, a KeyboardInterrupt (from
+    Ctrl-C or from ``on_progress``) ends the search with the best array so far
+    and ``interrupted`` set; ``best`` is only ever replaced by a complete
+    array, so an interrupt mid-move cannot leave it half-repaired.
     """
     locked = len(include)
     work = setup_cost(req, len(rows))
@@ -438,28 +454,39 @@ def search(
     drop_cost = 2 * len(req.scopes) + (2 * sum(req.totals) if pairs else 0)
     attempt = 0
     last_best = work
-    while work < budget and len(state.rows) > max(lower_bound, locked):
-        if stall and work - last_best >= stall:
-            break
-        # Drop the row covering fewest tuples alone (latest on ties); after
-        # abandoned attempts, the next ones in that order.
-        scores = sorted((state.unique(state.rows[r]), -r) for r in range(locked, len(state.rows)))
-        work += _score_cost(state, len(scores))
-        _, neg_r = scores[attempt % len(scores)]
-        state.drop_row(-neg_r)
-        work += drop_cost
-        limit = budget if not stall else min(budget, last_best + stall)
-        work = _repair(ctx, state, rng, work, limit, patience)
-        if state.missing:
-            if work >= limit:
+
+    def tick(now: int) -> None:
+        if on_progress is not None:
+            on_progress(Progress(len(best), lower_bound, now, budget))
+
+    try:
+        while work < budget and len(state.rows) > max(lower_bound, locked):
+            if stall and work - last_best >= stall:
                 break
-            attempt += 1
-            state = make(req, [list(r) for r in best])
-            work += setup_cost(req, len(best))
-            continue
-        attempt = 0
-        best = [tuple(r) for r in state.rows]
-        last_best = work
+            # Drop the row covering fewest tuples alone (latest on ties); after
+            # abandoned attempts, the next ones in that order.
+            scores = sorted((state.unique(state.rows[r]), -r) for r in range(locked, len(state.rows)))
+            work += _score_cost(state, len(scores))
+            _, neg_r = scores[attempt % len(scores)]
+            state.drop_row(-neg_r)
+            work += drop_cost
+            limit = budget if not stall else min(budget, last_best + stall)
+            work = _repair(ctx, state, rng, work, limit, patience, tick if on_progress is not None else None)
+            if state.missing:
+                if work >= limit:
+                    break
+                attempt += 1
+                state = make(req, [list(r) for r in best])
+                work += setup_cost(req, len(best))
+                continue
+            attempt = 0
+            best = [tuple(r) for r in state.rows]
+            last_best = work
+            tick(work)
+    except KeyboardInterrupt:
+        if not interruptible:
+            raise
+        return Improved(best, work, last_best, interrupted=True)
     return Improved(best, work, last_best)
 
 
@@ -478,9 +505,13 @@ class _Context:
     pairs: bool
 
 
-def _repair(ctx: _Context, state: _State, rng: random.Random, work: int, budget: int, patience: int) -> int:
+def _repair(
+    ctx: _Context, state: _State, rng: random.Random, work: int, budget: int, patience: int,
+    tick: Callable[[int], None] | None = None,
+) -> int:
     """Tabu moves until nothing is missing, ``patience`` moves bring no new
-    best missing count, or ``budget`` is reached; returns the work counter."""
+    best missing count, or ``budget`` is reached; returns the work counter.
+    ``tick(work)`` every :data:`PROGRESS_MOVES` moves (progress only)."""
     stall = 0
     best_miss = len(state.missing)
     changed: dict[int, int] = {}
@@ -488,6 +519,8 @@ def _repair(ctx: _Context, state: _State, rng: random.Random, work: int, budget:
     pair_state = state if isinstance(state, _PairState) else None
     while state.missing and work < budget:
         step += 1
+        if tick is not None and step % PROGRESS_MOVES == 0:
+            tick(work)
         g = state.missing[rng.randrange(len(state.missing))]
         scope, vals = state.decode(g)
         moved: bool | None = None

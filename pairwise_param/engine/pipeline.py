@@ -92,9 +92,12 @@ def run(model: IndexModel, options: EngineOptions, feas: Feasibility) -> Generat
         best, method = rows, how
     effort = options.level
     budget = budget_for(req, effort, options.work)
-    result = search(req, feas, best, model.include, budget.units, options.seed, lb, budget.stall)
+    result = search(
+        req, feas, best, model.include, budget.units, options.seed, lb, budget.stall,
+        on_progress=options.on_progress, interruptible=options.interruptible,
+    )
     if len(result.rows) < len(best) and valid(req, feas, result.rows):
         best, method = result.rows, method + ("+tabu" if effort > 0 else "+polish")
     if rec is not None and len(rec) < len(best) and valid(req, feas, rec):
         best, method = rec, rec_how
-    return Generated(tuple(best), req.infeasible(), method, result.work)
+    return Generated(tuple(best), req.infeasible(), method, result.work, result.interrupted)

@@ -24,7 +24,7 @@ from pairwise_param.plugin import modes
 from pairwise_param.plugin.absent import model_for, split_infeasible
 from pairwise_param.plugin.ids import row_ids, value_param_ids
 from pairwise_param.plugin.tables import Table, TableCache
-from pairwise_param.product import feasible_count
+from pairwise_param.product import Count, feasible_count
 
 __all__ = ["Plan", "Record", "expand"]
 
@@ -41,6 +41,8 @@ class Record:
     strength: int
     mode: str
     infeasible: str = ""
+    #: False when ``full`` is only an upper bound (:class:`pairwise_param.product.Count`)
+    full_exact: bool = True
     n_infeasible: int = 0
     #: rows of the negative part (each holds one invalid value; not in ``rows``)
     invalid_rows: int = 0
@@ -331,10 +333,12 @@ def expand(
         indirect = list(spec.argnames) if spec.indirect is True and spec.derived else spec.indirect
         plans.append((argnames, params, indirect))
         forbidden, lost = split_infeasible(original, table.infeasible if cover else ())
+        full_count = Count(table.full_count, table.full_exact) if original is None else feasible_count(original)
         records.append(
             Record(
                 rows=len(table.rows),
-                full=table.full_count if original is None else feasible_count(original),
+                full=full_count.value,
+                full_exact=full_count.exact,
                 strength=model.strength,
                 mode=mode,
                 infeasible=model.describe_tuples(forbidden) if forbidden else "",

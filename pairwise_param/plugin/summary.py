@@ -66,6 +66,7 @@ def summarize(items: list[Any], records: dict[str, list[Record]], tables: Any) -
     n_items = 0
     n_tables = 0
     stand_for = 0.0
+    exact = True
     strengths: set[int] = set()
     modes_used: set[str] = set()
     infeasible: list[list[Any]] = []
@@ -76,6 +77,7 @@ def summarize(items: list[Any], records: dict[str, list[Record]], tables: Any) -
         factor = 1.0
         for r in recs:
             factor *= r.full / r.rows
+            exact = exact and r.full_exact
             strengths.add(r.strength)
             modes_used.add(r.mode)
             if r.infeasible:
@@ -90,6 +92,8 @@ def summarize(items: list[Any], records: dict[str, list[Record]], tables: Any) -
         "items": n_items,
         "tables": n_tables,
         "full": round(stand_for),
+        # False: some table's count is an upper bound (pairwise_param.product.Count)
+        "full_exact": exact,
         "strengths": sorted(strengths),
         "modes": sorted(modes_used),
         "infeasible": infeasible,
@@ -113,6 +117,9 @@ def summary_line(summary: dict[str, Any]) -> str:
     t = f"t={ts[0]}" if len(ts) == 1 else f"t={ts[0]}..{ts[-1]}"
     mode = "" if summary["modes"] == ["cover"] else f", mode={'+'.join(summary['modes'])}"
     ratio = full / items if items else 1.0
+    bound = not summary.get("full_exact", True)
+    stand = f"at most {full}" if bound else str(full)
+    fewer = f"up to {ratio:.1f}x" if bound else f"{ratio:.1f}x"
     tables = summary["tables"]
     n_invalid = summary.get("invalid", 0)
     negative = (
@@ -121,5 +128,5 @@ def summary_line(summary: dict[str, Any]) -> str:
     )
     return (
         f"pairwise-param: {items} item{'s' if items != 1 else ''} from {tables} table{'s' if tables != 1 else ''} "
-        f"stand for {full} full-product items ({ratio:.1f}x fewer), {t}{mode}{negative}"
+        f"stand for {stand} full-product items ({fewer} fewer), {t}{mode}{negative}"
     )

@@ -44,8 +44,9 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "Table", "TableCache", "build_table", "table_key"]
 
-#: Bump when the entry layout changes.  (2: entries carry a digest.)
-FORMAT = 2
+#: Bump when the entry layout changes.  (2: entries carry a digest; 3: and
+#: ``full_exact``, whether ``full_count`` is exact or an upper bound.)
+FORMAT = 3
 _PREFIX = "pairwise_param/tables/"
 
 class CacheLike(Protocol):
@@ -62,6 +63,8 @@ class Table:
     infeasible: tuple[TupleRef, ...]
     method: str
     full_count: int  # feasible rows of the full product (what full mode runs)
+    #: False when ``full_count`` is only an upper bound (:class:`pairwise_param.product.Count`)
+    full_exact: bool = True
 
 
 def _engine_version() -> str:
@@ -82,15 +85,15 @@ def table_key(model: Model, mode: str, effort: int | str, seed: int) -> str:
 
 def build_table(model: Model, mode: str, effort: int = 0, seed: int = 0) -> Table:
     """Compute a table without any cache."""
-    count = feasible_count(model)
     if mode == "full":
         rows = full_rows(model)
-        return Table(rows, (), "full", len(rows))
+        return Table(rows, (), "full", len(rows), True)
+    count = feasible_count(model)
     from pairwise_param.covering import engine_options, run_engine
 
     generated = run_engine(model, engine_options(effort, seed, model.where))
     infeasible = tuple((tuple(s), tuple(v)) for s, v in generated.infeasible)
-    return Table(tuple(tuple(r) for r in generated.rows), infeasible, str(generated.method), count)
+    return Table(tuple(tuple(r) for r in generated.rows), infeasible, str(generated.method), count.value, count.exact)
 
 
 # -- the on-disk cache ------------------------------------------------------------
@@ -135,6 +138,7 @@ class TableCache:
             "seed": seed,
             "method": table.method,
             "full_count": table.full_count,
+            "full_exact": table.full_exact,
             "rows": [list(r) for r in table.rows],
             "infeasible": [[list(s), list(v)] for s, v in table.infeasible],
         }
@@ -161,7 +165,7 @@ class TableCache:
 def _digest(key: str, table: Table) -> str:
     """SHA-256 of the key and everything the engine produced for it."""
     blob = json.dumps(
-        [key, table.method, table.full_count, [list(r) for r in table.rows], [[list(s), list(v)] for s, v in table.infeasible]],
+        [key, table.method, table.full_count, table.full_exact, [list(r) for r in table.rows], [[list(s), list(v)] for s, v in table.infeasible]],
         separators=(",", ":"),
     )
     return hashlib.sha256(blob.encode()).hexdigest()
@@ -239,7 +243,8 @@ def _validate(entry: Any, model: Model) -> Table | None:
             return None
         infeasible.append((tuple(scope), tuple(values)))
     count = entry["full_count"]
+    exact = entry["full_exact"]
     method = entry["method"]
-    if type(count) is not int or count < 1 or not isinstance(method, str):
+    if type(count) is not int or count < 1 or type(exact) is not bool or not isinstance(method, str):
         return None
-    return Table(tuple(rows), tuple(infeasible), method, count)
+    return Table(tuple(rows), tuple(infeasible), method, count, exact)

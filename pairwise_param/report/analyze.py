@@ -49,7 +49,7 @@ from typing import Any
 
 from pairwise_param.errors import PairwiseError
 from pairwise_param.model import Model
-from pairwise_param.product import feasible_count
+from pairwise_param.product import Count, feasible_count
 from pairwise_param.report.classify import all_ints, classify, duplicate_rows, key_column
 from pairwise_param.report.collect import AuditMark, CollectedItem, Collection, CollectionError, MarkInfo
 from pairwise_param.report.types import (
@@ -294,9 +294,10 @@ def _pairwise_tables(layout: _Layout, g: _Group, specs: Sequence[Any], strengths
         coverage, violating, outside, overall = measure_table(model, rows, strengths, list_limit=list_limit)
         # the full product a @pairwise table stands for is what full mode runs: the rows
         # no constraint forbids (the plugin's summary line counts the same)
+        count = feasible_count(model)
         table = TableReport(
-            "pairwise", model.names, model.sizes, feasible_count(model), len(rows), violating, coverage,
-            outside, overall, model, invalid_rows,
+            "pairwise", model.names, model.sizes, count.value, len(rows), violating, coverage,
+            outside, overall, model, invalid_rows, count.exact,
         )
         layout.add_table(table, [(a.name, len(a)) for a in model.axes], "pairwise")
 
@@ -437,8 +438,11 @@ def _audit_table(
     model = Model(table_axes, strength=min(2, len(table_axes)), constraints=list(constraints), where=g.test_id)
     rows = _project(g.items, names)
     coverage, violating, outside, _ = measure_table(model, rows, strengths, list_limit=list_limit)
-    full = feasible_count(model) if constraints else model.full_product
-    return TableReport(source, model.names, model.sizes, full, len(rows), violating, coverage, outside, None, model)
+    full = feasible_count(model) if constraints else Count(model.full_product)
+    return TableReport(
+        source, model.names, model.sizes, full.value, len(rows), violating, coverage, outside, None, model,
+        full_exact=full.exact,
+    )
 
 
 def cumulative_series(

@@ -35,10 +35,17 @@ def fmt_percent(p: float | None, complete: bool | None = None) -> str:
     return f"{math.floor(p * 10) / 10:.1f}%"
 
 
-def fmt_reduction(x: float) -> str:
+def fmt_reduction(x: float, exact: bool = True) -> str:
+    """``12.0x``; ``<=12.0x`` when the full product is an upper bound."""
     if math.isinf(x):
         return "-"
-    return f"{x:.1f}x"
+    return f"{x:.1f}x" if exact else f"<={x:.1f}x"
+
+
+def fmt_full(n: int, exact: bool = True) -> str:
+    """``1287``; ``<=1679616`` when the count is an upper bound
+    (:class:`pairwise_param.product.Count`)."""
+    return str(n) if exact else f"<={n}"
 
 
 def _cov_cell(test: TestReport, t: int, fail_under: float | None) -> str:
@@ -55,7 +62,7 @@ def _cov_cell(test: TestReport, t: int, fail_under: float | None) -> str:
 
 def _table_text(table: TableReport) -> str:
     inner = " ".join(f"{a}:{s}" for a, s in zip(table.axes, table.sizes))
-    return f"[{inner} -> {table.rows}/{table.full_product}]"
+    return f"[{inner} -> {table.rows}/{fmt_full(table.full_product, table.full_exact)}]"
 
 
 def with_pairwise_text(test: TestReport) -> str:
@@ -80,7 +87,9 @@ def _tuple_text(d: dict[str, str]) -> str:
 
 def _totals_line(report: SuiteReport) -> str:
     tot = report.totals
-    parts = [f"{tot.full_product} -> {tot.collected}", fmt_reduction(tot.reduction)]
+    full = str(tot.full_product) if tot.full_exact else f"at most {tot.full_product}"
+    reduction = fmt_reduction(tot.reduction)
+    parts = [f"{full} -> {tot.collected}", reduction if tot.full_exact else f"up to {reduction}"]
     for t in report.strengths:
         if t not in tot.coverage:
             continue
@@ -203,9 +212,9 @@ def _terminal_table(report: SuiteReport) -> list[str]:
             [
                 name,
                 axes_text(test),
-                str(test.full_product),
+                fmt_full(test.full_product, test.full_exact),
                 str(test.collected),
-                fmt_reduction(test.reduction),
+                fmt_reduction(test.reduction, test.full_exact),
                 *(_cov_cell(test, t, report.fail_under) for t in report.strengths),
                 *([with_pairwise_text(test)] if what_if else []),
             ]
@@ -214,9 +223,9 @@ def _terminal_table(report: SuiteReport) -> list[str]:
     total_row = [
         f"TOTAL ({tot.tests} test{'s' if tot.tests != 1 else ''})",
         "",
-        str(tot.full_product),
+        fmt_full(tot.full_product, tot.full_exact),
         str(tot.collected),
-        fmt_reduction(tot.reduction),
+        fmt_reduction(tot.reduction, tot.full_exact),
     ]
     for t in report.strengths:
         if t in tot.coverage:
@@ -315,9 +324,9 @@ def render_markdown(report: SuiteReport, *, show_missing: bool = False, list_lim
             cells = [
                 f"`{_md(test.test_id)}`",
                 f"`{_md(axes_text(test))}`",
-                str(test.full_product),
+                _md(fmt_full(test.full_product, test.full_exact)),
                 str(test.collected),
-                fmt_reduction(test.reduction),
+                _md(fmt_reduction(test.reduction, test.full_exact)),
                 *(_md(_cov_cell(test, t, report.fail_under)).replace(" !", " :x:") for t in report.strengths),
             ]
             out.append("| " + " | ".join(cells) + " |")
@@ -325,9 +334,9 @@ def render_markdown(report: SuiteReport, *, show_missing: bool = False, list_lim
         cells = [
             f"**Total** ({tot.tests} tests)",
             "",
-            f"**{tot.full_product}**",
+            f"**{_md(fmt_full(tot.full_product, tot.full_exact))}**",
             f"**{tot.collected}**",
-            f"**{fmt_reduction(tot.reduction)}**",
+            f"**{_md(fmt_reduction(tot.reduction, tot.full_exact))}**",
         ]
         for t in report.strengths:
             if t in tot.coverage:
@@ -402,6 +411,7 @@ def to_json(report: SuiteReport, *, show_missing: bool = False, exit_code: int =
                 "function": test.function,
                 "pairwise": test.pairwise,
                 "full_product": test.full_product,
+                "full_product_exact": test.full_exact,
                 "collected": test.collected,
                 "reduction": _num(test.reduction),
                 "axes": [
@@ -414,6 +424,7 @@ def to_json(report: SuiteReport, *, show_missing: bool = False, exit_code: int =
                         "axes": list(tb.axes),
                         "sizes": list(tb.sizes),
                         "full_product": tb.full_product,
+                        "full_product_exact": tb.full_exact,
                         "rows": tb.rows,
                         "violating_rows": tb.violating_rows,
                         "outside_rows": tb.outside_rows,
@@ -469,6 +480,7 @@ def to_json(report: SuiteReport, *, show_missing: bool = False, exit_code: int =
         "totals": {
             "tests": tot.tests,
             "full_product": tot.full_product,
+            "full_product_exact": tot.full_exact,
             "collected": tot.collected,
             "reduction": _num(tot.reduction),
             "coverage": totals_cov,

@@ -48,6 +48,8 @@ _TABLE = {
         "axes": {"type": "array", "items": {"type": "string"}},
         "sizes": {"type": "array", "items": {"type": "integer", "minimum": 1}},
         "full_product": {"type": "integer", "minimum": 1},
+        # false: full_product is an upper bound (a constrained group too large to count exactly)
+        "full_product_exact": {"type": "boolean"},
         "rows": _INT,
         "violating_rows": _INT,
         "outside_rows": _INT,
@@ -86,6 +88,8 @@ _TEST = {
         "function": {"type": "string"},
         "pairwise": {"type": "boolean"},
         "full_product": _INT,
+        # false: full_product is an upper bound (a constrained group too large to count exactly)
+        "full_product_exact": {"type": "boolean"},
         "collected": _INT,
         "reduction": {"type": ["number", "null"], "minimum": 0},
         "axes": {"type": "array", "items": _AXIS},
@@ -149,6 +153,7 @@ REPORT_SCHEMA: dict[str, Any] = {
             "properties": {
                 "tests": _INT,
                 "full_product": _INT,
+                "full_product_exact": {"type": "boolean"},
                 "collected": _INT,
                 "reduction": {"type": ["number", "null"], "minimum": 0},
                 "coverage": {

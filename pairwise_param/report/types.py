@@ -60,6 +60,8 @@ class TableReport:
     #: distinct rows holding an invalid value (a @pairwise table's negative part): not in ``rows``
     #: nor in the coverage, which measure the valid part
     invalid_rows: int = 0
+    #: False when ``full_product`` is only an upper bound (:class:`pairwise_param.product.Count`)
+    full_exact: bool = True
 
     def at(self, strength: int) -> StrengthCoverage | None:
         for c in self.coverage:
@@ -113,6 +115,11 @@ class TestReport:
         return any(t.source == "pairwise" for t in self.tables)
 
     @property
+    def full_exact(self) -> bool:
+        """False when some table's count is an upper bound: ``full_product`` is then one too."""
+        return all(t.full_exact for t in self.tables)
+
+    @property
     def reduction(self) -> float:
         return self.full_product / self.collected if self.collected else math.inf
 
@@ -132,6 +139,7 @@ class Totals:
     collected: int
     coverage: dict[int, tuple[int, int]]  # strength -> (covered, coverable) summed over tables
     min_percent: dict[int, float | None]
+    full_exact: bool = True  # False: some test's full product is an upper bound
 
     @property
     def reduction(self) -> float:
@@ -180,6 +188,7 @@ class SuiteReport:
             collected=sum(t.collected for t in self.tests),
             coverage=cov,
             min_percent=mins,
+            full_exact=all(t.full_exact for t in self.tests),
         )
 
     def below(self, fail_under: float) -> list[tuple[TestReport, TableReport, StrengthCoverage]]:

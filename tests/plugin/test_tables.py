@@ -11,7 +11,7 @@ import pytest
 
 from pairwise_param.model import Model
 from pairwise_param.plugin.tables import TableCache, build_table, table_key
-from pairwise_param.product import feasible_count, full_rows
+from pairwise_param.product import Count, feasible_count, full_rows
 
 AXES = {"dtype": ["fp16", "bf16", "fp32"], "bias": [0, 1, 2], "x": [False, True], "y": ["a", "b"]}
 
@@ -98,6 +98,8 @@ def test_engine_version_is_part_of_the_key(monkeypatch: pytest.MonkeyPatch) -> N
         lambda e: {**e, "rows": []},
         lambda e: {**e, "infeasible": [[[0], [7]]]},
         lambda e: {**e, "full_count": "many"},
+        lambda e: {**e, "full_exact": 1},
+        lambda e: {**e, "format": 2},  # an entry of the format before full_exact
         lambda e: {k: v for k, v in e.items() if k != "rows"},
     ],
 )
@@ -118,7 +120,7 @@ def _resign(entry: dict[str, Any], key: str) -> dict[str, Any]:
     from pairwise_param.plugin.tables import Table, _digest
 
     inf = tuple((tuple(s), tuple(v)) for s, v in entry["infeasible"])
-    table = Table(tuple(tuple(r) for r in entry["rows"]), inf, entry["method"], entry["full_count"])
+    table = Table(tuple(tuple(r) for r in entry["rows"]), inf, entry["method"], entry["full_count"], entry["full_exact"])
     return {**entry, "digest": _digest(key, table)}
 
 
@@ -183,7 +185,7 @@ def test_full_mode_enumerates_and_is_not_stored() -> None:
     store = DictStore()
     t = TableCache(store).get(model(), "full")
     assert not store.data
-    assert len(t.rows) == t.full_count == feasible_count(model()) == 32
+    assert len(t.rows) == t.full_count == feasible_count(model()).value == 32
     assert t.rows == full_rows(model())
     assert list(t.rows) == sorted(t.rows)
     assert all(model().feasibility.violates(r) is None for r in t.rows)
@@ -264,16 +266,19 @@ def test_feasible_count_is_exact_above_a_million_combinations() -> None:
     chain = [eval(f"lambda {x}, {y}: {x} <= {y}") for x, y in itertools.pairwise(names)]
     m = Model({n: range(6) for n in names}, constraints=chain)
     assert m.full_product == 1_679_616
-    assert feasible_count(m) == comb(13, 8) == len(full_rows(m)) == 1287
+    assert feasible_count(m) == Count(comb(13, 8)) == Count(len(full_rows(m)))
+    assert feasible_count(m).value == 1287 and feasible_count(m).exact
     # an unconstrained axis multiplies the count
     m2 = Model({**{n: range(6) for n in names}, "z": [1, 2, 3]}, constraints=chain)
-    assert feasible_count(m2) == 3 * 1287
+    assert feasible_count(m2) == Count(3 * 1287)
 
 
 def test_feasible_count_falls_back_to_an_upper_bound_past_the_work_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     from pairwise_param import product
 
     m = Model({"a": range(4), "b": range(4), "c": range(2)}, constraints=[lambda a, b: a != b])
-    assert feasible_count(m) == 12 * 2
+    assert feasible_count(m) == Count(12 * 2, exact=True)
     monkeypatch.setattr(product, "COUNT_LIMIT", 3)
-    assert feasible_count(m) == 16 * 2  # the group's unconstrained product, never less
+    # the group's unconstrained product, never less, and marked as a bound
+    assert feasible_count(m) == Count(16 * 2, exact=False)
+    assert str(feasible_count(m)) == "at most 32"

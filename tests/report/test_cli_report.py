@@ -350,7 +350,7 @@ def test_schema_file_matches_module() -> None:
 # -- exit codes and errors ---------------------------------------------------------------------------
 def test_exit_code_enum() -> None:
     assert {e.name: int(e) for e in ExitCode} == {
-        "OK": 0, "COVERAGE_BELOW": 1, "USAGE_ERROR": 2, "COLLECTION_ERROR": 3,
+        "OK": 0, "COVERAGE_BELOW": 1, "USAGE_ERROR": 2, "COLLECTION_ERROR": 3, "INTERRUPTED": 130,
     }
 
 
