@@ -38,7 +38,7 @@ COMMANDS: dict[str, list[str]] = {
                          "--strength", "2"],
     # executed coverage and suspicious combinations (docs/how-to/skips.md, broken-combination.md)
     "runs_skips.txt": ["pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider", "docs/examples/runs/test_skips.py"],
-    "runs_faults.txt": ["pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider", "--tb=no",
+    "runs_faults.txt": ["pytest", "-q", "-rN", "-p", "no:randomly", "-p", "no:cacheprovider", "--tb=no",
                         "docs/examples/runs/test_faults.py"],
 }
 
