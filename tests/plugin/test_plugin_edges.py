@@ -121,7 +121,7 @@ def test_ids_lists(pytester: pytest.Pytester) -> None:
             pass
         """
     )
-    ids = [i.split("::")[1] for i in collected(pytester.runpytest("--co", "-q"))]
+    ids = [i.split("::")[1] for i in collected(pytester.runpytest("--co", "-q", "-p", "no:randomly"))]
     assert ids[:2] == ["test_one_axis[dtype=fp16]", "test_one_axis[dtype=bf16]"]
     assert "test_mapping_of_lists[dtype=fp16-n=1]" in ids
     assert "test_mapping_of_lists[dtype=<object>#1-n=1]" in ids  # None: the default text
@@ -213,7 +213,7 @@ def test_test_ids_readable_wins_over_the_ini(pytester: pytest.Pytester) -> None:
             pass
         """
     )
-    ids = [i.split("::")[1] for i in collected(pytester.runpytest("--co", "-q", "-o", "pairwise_ids=pytest"))]
+    ids = [i.split("::")[1] for i in collected(pytester.runpytest("--co", "-q", "-p", "no:randomly", "-o", "pairwise_ids=pytest"))]
     assert ids == ["test_r[a=1]", "test_r[a=2]", "test_p[1]", "test_p[2]"]
 
 
