@@ -20,17 +20,20 @@ if TYPE_CHECKING:
     from pairwise_param.decorator import PairwiseSpec, pairwise
     from pairwise_param.errors import PairwiseError
     from pairwise_param.model import Axis, Model
+    from pairwise_param.negative import InvalidCase, invalid
 
 #: public name -> the module that defines it
 _HOMES = {
     "Axis": "pairwise_param.model",
     "CoverageReport": "pairwise_param.coverage",
     "CoveringArray": "pairwise_param.covering",
+    "InvalidCase": "pairwise_param.negative",
     "Model": "pairwise_param.model",
     "PairwiseError": "pairwise_param.errors",
     "PairwiseSpec": "pairwise_param.decorator",
     "audit_rows": "pairwise_param.coverage",
     "cover": "pairwise_param.covering",
+    "invalid": "pairwise_param.negative",
     "measure": "pairwise_param.coverage",
     "pairwise": "pairwise_param.decorator",
 }
@@ -39,12 +42,14 @@ __all__ = [
     "Axis",
     "CoverageReport",
     "CoveringArray",
+    "InvalidCase",
     "Model",
     "PairwiseError",
     "PairwiseSpec",
     "__version__",
     "audit_rows",
     "cover",
+    "invalid",
     "measure",
     "pairwise",
 ]

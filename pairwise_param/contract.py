@@ -7,11 +7,17 @@ hooks module can read them without loading the core).
 * :data:`ROW_MARK_FLAG` -- the keyword of the one-row ``parametrize`` mark the
   plugin puts on each item of a table (so Hypothesis and other plugins see a
   parametrized test); readers of ``parametrize`` marks (the suite report)
-  skip marks that carry it: the ``pairwise`` mark already describes the table.
+  skip marks that carry it: the ``pairwise`` mark already describes the table;
+* :data:`INVALID_MARK` -- the mark on each row that holds an invalid value
+  (``pytest.mark.pairwise_invalid(axis=..., value=..., reason=...)``), and
+  :data:`INVALID_FIXTURE` -- the fixture that reads it (an
+  :class:`~pairwise_param.negative.InvalidCase`, or ``None`` on a valid row).
 """
 
-__all__ = ["MARK", "PLUGIN_FIXTURE", "ROW_MARK_FLAG"]
+__all__ = ["INVALID_FIXTURE", "INVALID_MARK", "MARK", "PLUGIN_FIXTURE", "ROW_MARK_FLAG"]
 
 MARK = "pairwise"
 PLUGIN_FIXTURE = "_pairwise_param_plugin"
 ROW_MARK_FLAG = "pairwise_row"
+INVALID_MARK = "pairwise_invalid"
+INVALID_FIXTURE = "pairwise_invalid"

@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any, overload
 from pairwise_param.model import Model, RowLike
 
 if TYPE_CHECKING:
-    from pairwise_param.engine import EngineOptions, Generated
+    from pairwise_param.engine import EngineOptions, Generated, TupleRef
+    from pairwise_param.negative import InvalidCase, Split
 
-__all__ = ["CoveringArray", "build_array", "cover", "engine_options", "run_engine"]
+__all__ = ["CoveringArray", "build_array", "cover", "engine_options", "run_engine", "split_array"]
 
 
 def engine_options(effort: Any = 0, seed: Any = 0, where: str | None = None) -> EngineOptions:
@@ -67,12 +68,19 @@ class CoveringArray(Sequence[dict[str, Any]]):
         def test_kernel(dtype, bias): ...
     """
 
-    def __init__(self, model: Model, generated: Generated) -> None:
+    def __init__(self, model: Model, generated: Generated, split: Split | None = None,
+                 invalid: Sequence[InvalidCase | None] = (),
+                 invalid_infeasible: Sequence[tuple[int, TupleRef]] = ()) -> None:
         self.model = model
         self.index_rows: tuple[tuple[int, ...], ...] = generated.rows
         self.method = generated.method
         self._infeasible_refs = generated.infeasible
         self._rows = [model.decode(r) for r in generated.rows]
+        #: with invalid values (:mod:`pairwise_param.negative`): the split, and per row
+        #: its :class:`~pairwise_param.negative.InvalidCase` (None for a valid row)
+        self.split = split
+        self.invalid: tuple[InvalidCase | None, ...] = tuple(invalid) or (None,) * len(self._rows)
+        self._invalid_infeasible = tuple(invalid_infeasible)
 
     @overload
     def __getitem__(self, i: int) -> dict[str, Any]: ...
@@ -83,6 +91,29 @@ class CoveringArray(Sequence[dict[str, Any]]):
 
     def __len__(self) -> int:
         return len(self._rows)
+
+    @property
+    def valid_count(self) -> int:
+        """Rows of the valid part (every row, without invalid values): the covering table."""
+        return sum(1 for c in self.invalid if c is None)
+
+    @property
+    def invalid_count(self) -> int:
+        """Rows of the negative part: each holds exactly one invalid value."""
+        return len(self.invalid) - self.valid_count
+
+    @property
+    def invalid_infeasible(self) -> list[dict[str, Any]]:
+        """Pairs (invalid value, valid value of another axis) that constraints forbid,
+        as ``{axis name: value}`` dicts (the negative part's uncoverable tuples)."""
+        if self.split is None:
+            return []
+        out = []
+        for k, (scope, values) in self._invalid_infeasible:
+            a, v, _ = self.split.cases[k]
+            cells = {a: v, **dict(zip(scope, values))}
+            out.append({self.model.axes[b].name: self.model.axes[b].values[x] for b, x in sorted(cells.items())})
+        return out
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         return iter(self._rows)
@@ -118,7 +149,16 @@ class CoveringArray(Sequence[dict[str, Any]]):
         import pytest
 
         kwargs.setdefault("ids", self.ids())
-        return pytest.mark.parametrize(list(self.argnames), self.argvalues(), **kwargs)
+        values: list[Any] = self.argvalues()
+        if self.invalid_count:
+            from pairwise_param.contract import INVALID_MARK
+
+            mark = getattr(pytest.mark, INVALID_MARK)
+            values = [
+                v if c is None else pytest.param(*v, marks=mark(axis=c.axis, value=c.value, reason=c.reason))
+                for v, c in zip(values, self.invalid)
+            ]
+        return pytest.mark.parametrize(list(self.argnames), values, **kwargs)
 
     @property
     def infeasible(self) -> list[dict[str, Any]]:
@@ -134,19 +174,41 @@ class CoveringArray(Sequence[dict[str, Any]]):
 
     @property
     def fingerprint(self) -> str:
-        return self.model.fingerprint()
+        """The model's fingerprint; with invalid values, also which values are invalid."""
+        if self.split is None:
+            return self.model.fingerprint()
+        import hashlib
+
+        blob = self.model.fingerprint() + repr([(a, v) for a, v, _ in self.split.cases])
+        return hashlib.sha256(blob.encode()).hexdigest()
 
     def values(self) -> list[tuple[Any, ...]]:
         """Rows as tuples of axis values in axis order (grouped axes as tuples)."""
         return [self.model.axis_values(r) for r in self.index_rows]
 
     def __repr__(self) -> str:
-        return f"<CoveringArray {len(self)} rows, t={self.model.strength}, {self.model!r}, method={self.method}>"
+        neg = f" + {self.invalid_count} invalid-value rows" if self.invalid_count else ""
+        return f"<CoveringArray {self.valid_count} rows{neg}, t={self.model.strength}, {self.model!r}, method={self.method}>"
 
 
 def build_array(model: Model, *, effort: Any = 0, seed: Any = 0) -> CoveringArray:
     """Generate the covering array of an already validated model."""
     return CoveringArray(model, run_engine(model, engine_options(effort, seed, model.where)))
+
+
+def split_array(split: Split, options: EngineOptions) -> CoveringArray:
+    """The array of a model with invalid values: the valid part's covering table
+    (lifted to the full model's indices), then the negative part
+    (:func:`pairwise_param.negative.negative_rows`)."""
+    from pairwise_param.negative import negative_rows
+
+    valid = run_engine(split.valid, options)
+    neg = negative_rows(split, "cover", options)
+    generated = dataclasses.replace(
+        valid, rows=split.lift(valid.rows) + neg.rows, infeasible=split.lift_refs(valid.infeasible)
+    )
+    cases = (None,) * len(valid.rows) + tuple(split.case(k) for k in neg.case_of_row)
+    return CoveringArray(split.full, generated, split, cases, neg.infeasible)
 
 
 def cover(
@@ -170,9 +232,19 @@ def cover(
     predicates over axis names or declarative rules
     (:mod:`pairwise_param.language`); ``include`` rows come first;
     ``sub_models`` raise the strength on a subset of axes; ``effort`` > 0 runs
-    the improver (deterministic for a given ``seed``).
+    the improver (deterministic for a given ``seed``).  Values wrapped in
+    :func:`pairwise_param.invalid` are tested one at a time after the covering
+    rows (see :mod:`pairwise_param.negative`).
     """
     options = engine_options(effort, seed, where)  # bad options fail before any model work
+    from pairwise_param.negative import has_invalid
+
+    if has_invalid(axes):
+        from pairwise_param.negative import split_model
+
+        split = split_model(axes, strength=strength, constraints=constraints, include=include,
+                            sub_models=sub_models, where=where)
+        return split_array(split, options)
     model = Model(
         axes, strength=strength, constraints=constraints, include=include, sub_models=sub_models, where=where
     )

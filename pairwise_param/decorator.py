@@ -69,6 +69,7 @@ from pairwise_param.constraints import constraint_list
 from pairwise_param.contract import MARK, PLUGIN_FIXTURE
 from pairwise_param.errors import DuplicateAxis, InvalidArgument, PairwiseError
 from pairwise_param.model import Model
+from pairwise_param.negative import Split, split_model, unwrap_invalid
 
 __all__ = ["OPTIONS", "PLUGIN_FIXTURE", "RESERVED", "Option", "PairwiseSpec", "pairwise"]
 
@@ -271,6 +272,9 @@ class PairwiseSpec:
     value_params: Mapping[str, Mapping[int, tuple[tuple[Any, ...], str | None]]] = field(
         default_factory=lambda: MappingProxyType({})
     )
+    #: axis name -> {value position: reason} for values given as ``invalid(value, reason=...)``
+    #: (:mod:`pairwise_param.negative`); ``axes`` holds the bare values.
+    invalid: Mapping[str, Mapping[int, str | None]] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def argnames(self) -> tuple[str, ...]:
@@ -279,7 +283,11 @@ class PairwiseSpec:
 
     def model(self, where: str | None = None, *, strength: int | None = None) -> Model:
         """Build (and thereby validate) the model; ``strength`` overrides the
-        spec's.  With neither, the model's default applies (``min(2, number of axes)``)."""
+        spec's.  With neither, the model's default applies (``min(2, number of axes)``).
+        With invalid values this is the model of the valid part (the covering table);
+        :meth:`split` gives both parts."""
+        if self.invalid:
+            return self.split(where, strength=strength).valid
         return Model(
             dict(self.axes),
             strength=strength if strength is not None else self.strength,
@@ -287,6 +295,20 @@ class PairwiseSpec:
             include=self.include,
             sub_models=self.sub_models,
             where=where,
+        )
+
+    def split(self, where: str | None = None, *, strength: int | None = None) -> Split:
+        """The model split into its valid part and one strength-1 part per invalid
+        value (:func:`pairwise_param.negative.split_model`); without invalid values
+        the split has no cases."""
+        return split_model(
+            dict(self.axes),
+            strength=strength if strength is not None else self.strength,
+            constraints=self.constraints,
+            include=self.include,
+            sub_models=self.sub_models,
+            where=where,
+            invalid_positions=self.invalid,
         )
 
     def __repr__(self) -> str:
@@ -381,14 +403,19 @@ def _spec(where: str, axes_mapping: Any, axes: Mapping[str, Any], given: Mapping
     """Validate everything ``@pairwise(...)`` was given into a spec; every error names ``where``."""
     mapping = _axes(axes_mapping, axes, where)
     value_params: dict[str, Any] = {}
+    invalid: dict[str, Any] = {}
     for name in list(mapping):
         mapping[name], extra = _unwrap_params(str(name), mapping[name], where)
         if extra:
             value_params[name] = MappingProxyType(extra)
+        mapping[name], marked = unwrap_invalid(mapping[name])
+        if marked:
+            invalid[name] = MappingProxyType(marked)
     ctx = _Context(where, _argnames(mapping))
     checked = {o.name: o.check(given[o.name], ctx) for o in OPTIONS}
     return PairwiseSpec(
-        axes=MappingProxyType(mapping), value_params=MappingProxyType(value_params), **checked
+        axes=MappingProxyType(mapping), value_params=MappingProxyType(value_params),
+        invalid=MappingProxyType(invalid), **checked
     )
 
 

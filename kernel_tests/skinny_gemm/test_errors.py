@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from kernel_tests.skinny_gemm.cases import requires_fp8
+from pairwise_param import invalid, pairwise
 
 F16 = torch.float16
 
@@ -25,27 +26,14 @@ def _raises(backend, exc, match):
     return pytest.raises(Exception)
 
 
-# (description, call(backend, device, cu) -> None, exception, message pattern)
+# (description, call(backend, device, cu) -> None, exception, message pattern): the bad
+# inputs that are no value of an axis (wvSplitK's bad values of its axes are the
+# invalid(...) values of test_wvsplitk_inputs below)
 WVSPLITK_CASES = [
-    ("float32 inputs", lambda b, d, cu: b.wvSplitK(_t((64, 64), torch.float32, d), _t((1, 64), torch.float32, d), cu),
-     TypeError, r"wvSplitK: weight\.dtype=float32 is not supported"),
     ("mixed dtypes", lambda b, d, cu: b.wvSplitK(_t((64, 64), F16, d), _t((1, 64), torch.bfloat16, d), cu),
      TypeError, r"act\.dtype=bfloat16 and weight\.dtype=float16 must match"),
-    ("k not a multiple of 8", lambda b, d, cu: b.wvSplitK(_t((64, 60), F16, d), _t((1, 60), F16, d), cu),
-     ValueError, r"k=60 must be a positive multiple of 8"),
-    ("n = 0", lambda b, d, cu: b.wvSplitK(_t((64, 64), F16, d), _t((0, 64), F16, d), cu),
-     ValueError, r"n=0 \(rows of act\) must be in \[1, 4\]"),
-    ("n = 5", lambda b, d, cu: b.wvSplitK(_t((64, 64), F16, d), _t((5, 64), F16, d), cu),
-     ValueError, r"n=5 \(rows of act\) must be in \[1, 4\]"),
     ("mismatched k", lambda b, d, cu: b.wvSplitK(_t((64, 64), F16, d), _t((1, 72), F16, d), cu),
      ValueError, r"mismatched k: act is \(1, 72\)"),
-    ("bias (m+1,)", lambda b, d, cu: b.wvSplitK(_t((64, 64), F16, d), _t((2, 64), F16, d), cu, _t((65,), F16, d)),
-     ValueError, r"bias shape \(65,\) does not fit out\[2, 64\]"),
-    ("bias (m, n)", lambda b, d, cu: b.wvSplitK(_t((64, 64), F16, d), _t((2, 64), F16, d), cu, _t((64, 2), F16, d)),
-     ValueError, r"bias shape \(64, 2\) does not fit"),
-    ("bias dtype", lambda b, d, cu: b.wvSplitK(_t((64, 64), F16, d), _t((2, 64), F16, d), cu,
-                                               _t((64,), torch.float32, d)),
-     TypeError, r"bias\.dtype=float32 must be the output dtype float16"),
     ("1-D act", lambda b, d, cu: b.wvSplitK(_t((64, 64), F16, d), _t((64,), F16, d), cu),
      ValueError, r"act must be 2-D"),
     ("column-strided act", lambda b, d, cu: b.wvSplitK(_t((64, 64), F16, d), _t((64, 2), F16, d).t(), cu),
@@ -121,6 +109,42 @@ FP8_CASES = [
                                                 _t((64,), torch.bfloat16, d)),
      TypeError, r"bias\.dtype=bfloat16 must be the output dtype float16"),
 ]
+
+
+# wvSplitK's axes with their bad values: each invalid value is tested on its own, paired
+# with every valid value of the other axes (pairwise_param.invalid); the reason is the
+# message the Triton launcher must give, and _INVALID_TYPE the exception it raises
+_M = 64
+_INVALID_TYPE = {"dtype": TypeError, "bias": ValueError}
+
+
+def _bias(kind, n, dtype, device):
+    shapes = {"none": None, "(m,)": (_M,), "(m+1,)": (_M + 1,), "(m, n)": (_M, n), "(m,) fp32": (_M,)}
+    shape = shapes[kind]
+    if shape is None:
+        return None
+    return _t(shape, torch.float32 if kind.endswith("fp32") else dtype, device)
+
+
+@pairwise(
+    k=[64, 128, invalid(60, reason=r"k=60 must be a positive multiple of 8")],
+    n=[1, 4, invalid(0, reason=r"n=0 \(rows of act\) must be in \[1, 4\]"),
+       invalid(5, reason=r"n=5 \(rows of act\) must be in \[1, 4\]")],
+    dtype=[F16, torch.bfloat16, invalid(torch.float32, reason=r"wvSplitK: weight\.dtype=float32 is not supported")],
+    bias=["none", "(m,)",
+          invalid("(m+1,)", reason=r"bias shape \(65,\) does not fit out\[\d, 64\]"),
+          invalid("(m, n)", reason=r"bias shape \(64, \d\) does not fit"),
+          invalid("(m,) fp32", reason=r"bias\.dtype=float32 must be the output dtype (float16|bfloat16)")],
+)
+def test_wvsplitk_inputs(backend, device, cu_count, k, n, dtype, bias, pairwise_invalid):
+    weight, act = _t((_M, k), dtype, device), _t((n, k), dtype, device)
+    b = _bias(bias, n, dtype, device)
+    if pairwise_invalid is None:
+        assert tuple(backend.wvSplitK(weight, act, cu_count, b).shape) == (n, _M)
+        return
+    exc = TypeError if bias.endswith("fp32") else _INVALID_TYPE.get(pairwise_invalid.axis, ValueError)
+    with _raises(backend, exc, pairwise_invalid.reason):
+        backend.wvSplitK(weight, act, cu_count, b)
 
 
 def _ids(cases):

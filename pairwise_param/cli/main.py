@@ -32,7 +32,8 @@ class ExitCode(IntEnum):
     OK = 0
     #: ``report``: some table's coverage is below ``--fail-under``; ``check``:
     #: coverage below ``--fail-under`` (default 100), or a row breaks a
-    #: constraint or holds a value outside the model.
+    #: constraint or holds a value outside the model; ``localize``: some failure is
+    #: still ambiguous or unexplained when the rounds end.
     COVERAGE_BELOW = 1
     #: Bad command line, unreadable or invalid model/rows file, unknown path,
     #: pytest refused its arguments.
@@ -229,6 +230,23 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--seed", type=_seed, default=None, metavar="N",
                      help="seed of the improver (default: the model file's or 0)")
 
+    loc = sub.add_parser(
+        "localize",
+        help="run the few follow-up rows that pin each failure of the last run to one combination",
+        description="Read the last run's outcomes (pytest's cache, or --run FILE from --pairwise-report), "
+        "then run, round by round, follow-up rows that keep one candidate combination and change every "
+        "other value to one known harmless, until each failure (table x shape x error signature) is "
+        "down to one minimal combination or --budget extra cases are spent. Prints the combination and "
+        "node ids that reproduce it with plain pytest. Never edits test files. Exit 0: every failure "
+        "decided; 1: some remain ambiguous.",
+    )
+    loc.add_argument("paths", nargs="*", metavar="PATH", help="what pytest runs (files, directories, node ids)")
+    loc.add_argument("--budget", type=_nonneg, default=20, metavar="N", help="extra cases at most (default 20)")
+    loc.add_argument("--run", default=None, metavar="FILE",
+                     help="the run to start from (a --pairwise-report file; default: pytest's cache)")
+    loc.add_argument("--keep", default=None, metavar="DIR",
+                     help="keep each round's request and report files in DIR (default: a temporary directory)")
+
     conv = sub.add_parser(
         "convert",
         help="rewrite stacked parametrize over options into one @pairwise (diff; --write applies)",
@@ -271,8 +289,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return ExitCode.USAGE_ERROR
         parser.print_help()
         return ExitCode.OK
-    if pytest_args and args.command != "report":
-        print(f"pairwise-param {args.command}: error: `--` (pytest arguments) only applies to report",
+    if pytest_args and args.command not in ("report", "localize"):
+        print(f"pairwise-param {args.command}: error: `--` (pytest arguments) only applies to report and localize",
               file=sys.stderr)
         return ExitCode.USAGE_ERROR
     try:
@@ -282,6 +300,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check(args, sys.stdout, sys.stderr)
         if args.command == "convert":
             return _convert(args, sys.stdout, sys.stderr)
+        if args.command == "localize":
+            return _localize(args, pytest_args, sys.stdout, sys.stderr)
         return _generate(args, sys.stdout, sys.stderr)
     except BrokenPipeError:
         # stdout closed early (`pairwise-param generate m.toml | head`): not an error of
@@ -298,6 +318,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PairwiseError as exc:
         print(f"pairwise-param {args.command}: error: {exc}", file=sys.stderr)
         return ExitCode.USAGE_ERROR
+
+
+def _localize(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: TextIO) -> int:
+    from pairwise_param.cli.localize import LocalizeError, localize
+
+    _check_paths(args.paths)
+    try:
+        return localize(args.paths, pytest_args, args.budget, args.run, out, err, args.keep)
+    except LocalizeError as exc:
+        raise _UsageError(str(exc)) from None
 
 
 # -- report ----------------------------------------------------------------------------------------

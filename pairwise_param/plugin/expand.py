@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from pairwise_param.contract import ROW_MARK_FLAG
+from pairwise_param.contract import INVALID_MARK, ROW_MARK_FLAG
 from pairwise_param.decorator import PairwiseSpec
 from pairwise_param.errors import AxisCollision, InvalidArgument
 from pairwise_param.model import Model
@@ -42,12 +42,19 @@ class Record:
     mode: str
     infeasible: str = ""
     n_infeasible: int = 0
+    #: rows of the negative part (each holds one invalid value; not in ``rows``)
+    invalid_rows: int = 0
+    #: pairs (invalid value, valid value) that constraints forbid
+    invalid_infeasible: str = ""
+    #: with ``--pairwise-extra-rows``: row id -> the shapes to run it for (None: a normal table)
+    wanted: dict[str, set[str]] | None = None
     #: values whose skip mark was true at collection, left out (:mod:`pairwise_param.plugin.absent`),
     #: and the text / number of the tuples lost with them
     absent: tuple[tuple[int, int, str], ...] = ()
     absent_text: str = ""
     absent_tuples: tuple[Any, ...] = ()
-    #: the model, table and row ids (what ran is measured against them: plugin/outcomes.py)
+    #: the model, table and row ids (what ran is measured against them: plugin/outcomes.py);
+    #: None for a table with invalid values (its outcomes are not tracked)
     model: Any = None
     table: Any = None
     ids: tuple[str, ...] = ()
@@ -164,20 +171,26 @@ class _Names:
         )
 
 
-def _params(spec: PairwiseSpec, model: Model, table: Table, nodeid: str) -> list[Any]:
-    """One ``pytest.param`` per row, with its id and the marks of its values."""
+def _params(
+    spec: PairwiseSpec, model: Model, rows: tuple[tuple[int, ...], ...], cases: list[Any], nodeid: str
+) -> list[Any]:
+    """One ``pytest.param`` per row, with its id and the marks of its values (and,
+    on a row holding an invalid value, the ``pairwise_invalid`` mark)."""
     # values given as pytest.param(value, marks=..., id=...): model axes are in spec order
     extra = [spec.value_params.get(name, {}) for name in spec.axes]
     try:
-        ids = row_ids([(a.names, a.values) for a in model.axes], table.rows, with_value_ids(spec.ids, model, extra))
+        ids = row_ids([(a.names, a.values) for a in model.axes], rows, with_value_ids(spec.ids, model, extra))
     except Exception as exc:  # noqa: BLE001 - a user's id function may raise anything
         raise InvalidArgument(f"an ids= function of @pairwise raised {exc!r}", where=nodeid) from None
     argnames = spec.argnames
+    invalid_mark = getattr(pytest.mark, INVALID_MARK)
     params = []
-    for row, rid in zip(table.rows, ids):
+    for row, rid, case in zip(rows, ids, cases):
         values = model.decode(row)
         args = tuple(values[n] for n in argnames)
         row_marks = [m for a, v in enumerate(row) if v in extra[a] for m in extra[a][v][0]]
+        if case is not None:
+            row_marks.append(invalid_mark(axis=case.axis, value=case.value, reason=case.reason))
         params.append(pytest.param(*args, id=rid, marks=[*row_marks, _as_parametrized(argnames, args, rid)]))
     return params
 
@@ -202,9 +215,15 @@ def _as_parametrized(argnames: tuple[str, ...], args: tuple[Any, ...], rid: str)
 
 
 def expand(
-    metafunc: pytest.Metafunc, marks: list[Any], settings: modes.Settings, tables: TableCache
+    metafunc: pytest.Metafunc,
+    marks: list[Any],
+    settings: modes.Settings,
+    tables: TableCache,
+    extra: dict[str, list[dict[str, Any]]] | None = None,
 ) -> tuple[list[Plan], list[Record]]:
     """The parametrize plans of a test's ``pairwise`` marks, and what each produced.
+    ``extra`` (``--pairwise-extra-rows``: test -> follow-up requests of
+    :mod:`pairwise_param.localize`) replaces a table's rows by the rows asked for.
     Raises a :class:`~pairwise_param.errors.PairwiseError` naming the test."""
     nodeid = metafunc.definition.nodeid
     if settings.env_error:
@@ -215,13 +234,26 @@ def expand(
         names.check(spec)
     plans: list[Plan] = []
     records: list[Record] = []
-    for spec in specs:
+    for index, spec in enumerate(specs):
         mode, strength = modes.effective(settings, spec.mode, spec.strength, len(spec.axes))
-        model, original, absent = model_for(spec, nodeid, strength, mode)
-        table = tables.get(model, mode, spec.effort, spec.seed)
-        params = _params(spec, model, table, nodeid)
-        plans.append((list(spec.argnames), params, spec.indirect))
         cover = mode == "cover"
+        asked = [r for r in (extra or {}).get(nodeid, []) if r.get("table", 0) == index]
+        original: Model | None = None
+        absent: tuple[Any, ...] = ()
+        if spec.invalid:
+            rows, cases, table, model, negative = _with_invalid(spec, nodeid, mode, strength, tables)
+        else:
+            model, original, absent = model_for(spec, nodeid, strength, mode)
+            table = tables.get(model, mode, spec.effort, spec.seed)
+            shapes: list[set[str]] = []
+            if asked:
+                table, shapes = _follow_up(model, table, asked)
+            rows, cases, negative = table.rows, [None] * len(table.rows), ""
+        params = _params(spec, model, rows, cases, nodeid)
+        wanted: dict[str, set[str]] | None = None
+        if asked:
+            wanted = {str(p.id): shape for p, shape in zip(params, shapes)}
+        plans.append((list(spec.argnames), params, spec.indirect))
         forbidden, lost = split_infeasible(original, table.infeasible if cover else ())
         records.append(
             Record(
@@ -231,12 +263,62 @@ def expand(
                 mode=mode,
                 infeasible=model.describe_tuples(forbidden) if forbidden else "",
                 n_infeasible=len(forbidden),
+                invalid_rows=len(rows) - len(table.rows),
+                invalid_infeasible=negative,
+                wanted=wanted,
                 absent=absent,
                 absent_text=model.describe_tuples(lost) if lost else "",
                 absent_tuples=tuple(lost),
-                model=model,
+                model=None if spec.invalid else model,
                 table=table,
                 ids=tuple(str(p.id) for p in params),
             )
         )
     return plans, records
+
+
+def _follow_up(model: Model, table: Table, asked: list[dict[str, Any]]) -> tuple[Table, list[set[str]]]:
+    """The table of follow-up rows (:func:`pairwise_param.localize.build_row`), in the
+    order asked, and the shapes each row is asked for; a request whose row cannot
+    be built is dropped (and stays unanswered), a row asked twice (for two shapes)
+    is one row."""
+    from dataclasses import replace
+
+    from pairwise_param.localize import build_row
+
+    rows: list[tuple[int, ...]] = []
+    shapes: list[set[str]] = []
+    for req in asked:
+        row = build_row(model, req)
+        if row is None:
+            continue
+        if row not in rows:
+            rows.append(row)
+            shapes.append(set())
+        shapes[rows.index(row)].add(str(req.get("shape", "")))
+    return replace(table, rows=tuple(rows), infeasible=()), shapes
+
+def _with_invalid(
+    spec: PairwiseSpec, nodeid: str, mode: str, strength: int | None, tables: TableCache
+) -> tuple[tuple[tuple[int, ...], ...], list[Any], Table, Model, str]:
+    """A table with invalid values: the valid part from the table cache (lifted to
+    the full model), then the negative part (:mod:`pairwise_param.negative`).
+    Returns (rows, case per row, the valid table with its t-tuples in full indices,
+    the full model, the forbidden (invalid, valid) pairs described)."""
+    from dataclasses import replace
+
+    from pairwise_param.covering import engine_options
+    from pairwise_param.negative import negative_rows
+
+    split = spec.split(nodeid, strength=strength)
+    valid = tables.get(split.valid, mode, spec.effort, spec.seed)
+    neg = negative_rows(split, mode, engine_options(spec.effort, spec.seed, nodeid))
+    rows = split.lift(valid.rows) + neg.rows
+    cases = [None] * len(valid.rows) + [split.case(k) for k in neg.case_of_row]
+    refs = []
+    for k, (scope, values) in neg.infeasible:
+        a, v, _ = split.cases[k]
+        refs.append(((a, *scope), (v, *values)))
+    text = split.full.describe_tuples(refs) if refs else ""
+    table = replace(valid, infeasible=split.lift_refs(valid.infeasible))
+    return rows, cases, table, split.full, text

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pairwise_param.contract import MARK, PLUGIN_FIXTURE
+from pairwise_param.contract import INVALID_FIXTURE, INVALID_MARK, MARK, PLUGIN_FIXTURE
 from pairwise_param.plugin import modes
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ class _State:
     """The session's state (a plain class: a dataclass costs about a millisecond
     to define, in every pytest run)."""
 
-    __slots__ = ("records", "results", "run", "settings", "summary", "tables", "use_disk")
+    __slots__ = ("extra", "records", "results", "run", "settings", "summary", "tables", "use_disk")
 
     def __init__(self, settings: modes.Settings, use_disk: bool) -> None:
         self.settings = settings
@@ -62,6 +62,7 @@ class _State:
         self.tables: Any = None  # pairwise_param.plugin.tables.TableCache, created on first use
         self.records: dict[str, list[Record]] = {}
         self.summary: dict[str, Any] | None = None
+        self.extra: dict[str, list[dict[str, Any]]] | None = None  # --pairwise-extra-rows: test -> requests
         self.run: Any = None  # pairwise_param.plugin.outcomes.Run: tables and what their items did
         self.results: list[dict[str, Any]] | None = None  # the analysed tables, at session end
 
@@ -110,6 +111,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "combinations of failures) to FILE as JSON (schema: pairwise_param/report/run.schema.json); "
         "also kept in pytest's cache for `pairwise-param localize` and `pairwise-param report --run`.",
     )
+    group.addoption(
+        "--pairwise-extra-rows",
+        dest="pairwise_extra_rows",
+        default=None,
+        metavar="FILE",
+        help="run only the follow-up rows FILE asks for (written by `pairwise-param localize`); "
+        "every other item is deselected.",
+    )
     parser.addini("pairwise_mode", "pairwise-param mode: cover (default) or full", default="")
     _add_strength_ini(parser)
 
@@ -156,6 +165,11 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers",
+        f"{INVALID_MARK}(axis, value, reason): this row holds the invalid value axis=value "
+        "(pairwise_param.invalid); the test should expect the code to reject it",
+    )
+    config.addinivalue_line(
+        "markers",
         "pairwise_cases(names...): the hand-written parametrize lists named (all if none) are case "
         "tables; `pairwise-param report` does not audit them",
     )
@@ -181,7 +195,12 @@ def pytest_configure(config: pytest.Config) -> None:
         if not str(report).strip() or Path(report).is_dir():
             raise pytest.UsageError(f"pairwise-param: --pairwise-report={report!r} is not a file name")
     use_disk = not config.getoption("pairwise_no_cache") and getattr(config, "cache", None) is not None
-    config.stash[_STATE] = _State(settings=settings, use_disk=use_disk)
+    config.stash[_STATE] = state = _State(settings=settings, use_disk=use_disk)
+    extra = config.getoption("pairwise_extra_rows")
+    if extra is not None:
+        from pairwise_param.plugin.followup import read_requests
+
+        state.extra = read_requests(extra)
 
 
 @pytest.fixture(name=PLUGIN_FIXTURE)
@@ -190,6 +209,26 @@ def _plugin_fixture() -> None:
     Its name starts with ``_`` so ``pytest --fixtures`` of every project with
     the package installed does not list it (``-v`` does)."""
     return
+
+
+@pytest.fixture(name=INVALID_FIXTURE)
+def _invalid_fixture(request: pytest.FixtureRequest) -> Any:
+    """The invalid value this row holds, as a ``pairwise_param.InvalidCase``
+    (``.axis``, ``.value``, ``.reason``), or ``None`` when every value is valid::
+
+        def test_op(k, dtype, pairwise_invalid):
+            if pairwise_invalid is None:
+                check(op(k, dtype))
+            else:
+                with pytest.raises(ValueError):
+                    op(k, dtype)
+    """
+    mark = request.node.get_closest_marker(INVALID_MARK)
+    if mark is None:
+        return None
+    from pairwise_param.negative import InvalidCase
+
+    return InvalidCase(**mark.kwargs)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -204,7 +243,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     message = None
     try:
         plans, state.records[metafunc.definition.nodeid] = expand(
-            metafunc, marks, state.settings, state.tables_for(metafunc.config)
+            metafunc, marks, state.settings, state.tables_for(metafunc.config), state.extra
         )
     except PairwiseError as exc:
         message = f"pairwise-param: {exc}"
@@ -216,6 +255,20 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         raise pytest.Collector.CollectError(message)
     for argnames, params, indirect in plans:
         metafunc.parametrize(argnames, params, indirect=indirect)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With ``--pairwise-extra-rows``: keep only the follow-up rows, each for the
+    shapes asked (the rest is deselected, as ``-k`` would)."""
+    state = config.stash.get(_STATE, None)
+    if state is None or state.extra is None:
+        return
+    from pairwise_param.plugin.followup import select
+
+    keep, drop = select(items, state.records)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
 
 
 # -- per-row data for CI tools ---------------------------------------------------------
@@ -308,6 +361,10 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         tr.write_sep("-", "pairwise-param: t-tuples forbidden by constraints (not covered)", yellow=True)
         for base, n, text in summary["infeasible"]:
             tr.write_line(f"{base}: {n} tuple{'s' if n != 1 else ''}: {text}", yellow=True)
+    if summary.get("invalid_infeasible"):
+        tr.write_sep("-", "pairwise-param: (invalid, valid) pairs forbidden by constraints", yellow=True)
+        for base, text in summary["invalid_infeasible"]:
+            tr.write_line(f"{base}: {text}", yellow=True)
     from pairwise_param.plugin.summary import summary_line
 
     if state.results:

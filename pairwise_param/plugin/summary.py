@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pairwise_param.contract import ROW_MARK_FLAG
+from pairwise_param.contract import INVALID_MARK, ROW_MARK_FLAG
 
 if TYPE_CHECKING:
     import pytest
@@ -40,8 +40,11 @@ def row_values(item: pytest.Item) -> list[tuple[str, str]]:
 def summarize(items: list[Any], records: dict[str, list[Record]], tables: Any) -> dict[str, Any]:
     """The numbers of the summary line: the items that come from tables (after
     selection), how many tables, what the full product would run, strengths,
-    modes, the t-tuples constraints forbid, and the table cache's counts."""
+    modes, the t-tuples constraints forbid, and the table cache's counts.  Items
+    holding an invalid value (the negative part) are counted apart: they stand
+    for themselves, not for a share of the full product."""
     per_test: dict[str, int] = {}
+    n_invalid = 0
     for item in items:
         name = getattr(item, "originalname", None)
         parent = item.parent
@@ -49,6 +52,9 @@ def summarize(items: list[Any], records: dict[str, list[Record]], tables: Any) -
             continue
         base = f"{parent.nodeid}::{name}"
         if base in records:
+            if item.get_closest_marker(INVALID_MARK) is not None:
+                n_invalid += 1
+                continue
             per_test[base] = per_test.get(base, 0) + 1
     n_items = 0
     n_tables = 0
@@ -56,6 +62,8 @@ def summarize(items: list[Any], records: dict[str, list[Record]], tables: Any) -
     strengths: set[int] = set()
     modes_used: set[str] = set()
     infeasible: list[list[Any]] = []
+    invalid_infeasible = [[base, r.invalid_infeasible] for base, recs in records.items() for r in recs
+                          if r.invalid_infeasible]
     for base, count in per_test.items():
         recs = records[base]
         factor = 1.0
@@ -78,6 +86,8 @@ def summarize(items: list[Any], records: dict[str, list[Record]], tables: Any) -
         "strengths": sorted(strengths),
         "modes": sorted(modes_used),
         "infeasible": infeasible,
+        "invalid": n_invalid,
+        "invalid_infeasible": invalid_infeasible,
         "cache": stats,
     }
 
@@ -97,7 +107,12 @@ def summary_line(summary: dict[str, Any]) -> str:
     mode = "" if summary["modes"] == ["cover"] else f", mode={'+'.join(summary['modes'])}"
     ratio = full / items if items else 1.0
     tables = summary["tables"]
+    n_invalid = summary.get("invalid", 0)
+    negative = (
+        f"; + {n_invalid} invalid-value item{'s' if n_invalid != 1 else ''} (one invalid value each)"
+        if n_invalid else ""
+    )
     return (
         f"pairwise-param: {items} item{'s' if items != 1 else ''} from {tables} table{'s' if tables != 1 else ''} "
-        f"stand for {full} full-product items ({ratio:.1f}x fewer), {t}{mode}"
+        f"stand for {full} full-product items ({ratio:.1f}x fewer), {t}{mode}{negative}"
     )

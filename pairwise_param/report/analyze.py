@@ -264,13 +264,16 @@ def _pairwise_tables(layout: _Layout, g: _Group, specs: Sequence[Any], strengths
             raise TypeError(f"pairwise mark holds {spec!r}, not a spec with .model()")
         argnames = model.argnames
         layout.explained.update(argnames)
-        rows = _project(g.items, argnames)
+        # the negative part (rows holding one invalid value) is counted apart: the
+        # coverage is the valid part's, against the model of the valid values
+        rows = _project([it for it in g.items if not it.invalid], argnames)
+        invalid_rows = len(_project([it for it in g.items if it.invalid], argnames))
         coverage, violating, outside, overall = measure_table(model, rows, strengths, list_limit=list_limit)
         # the full product a @pairwise table stands for is what full mode runs: the rows
         # no constraint forbids (the plugin's summary line counts the same)
         table = TableReport(
             "pairwise", model.names, model.sizes, feasible_count(model), len(rows), violating, coverage,
-            outside, overall, model,
+            outside, overall, model, invalid_rows,
         )
         layout.add_table(table, [(a.name, len(a)) for a in model.axes], "pairwise")
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from pairwise_param.contract import ROW_MARK_FLAG
+from pairwise_param.contract import INVALID_MARK, ROW_MARK_FLAG
 
 __all__ = ["AuditMark", "CollectedItem", "Collection", "CollectionError", "MarkInfo", "collect"]
 
@@ -66,6 +66,8 @@ class CollectedItem:
     cls: str | None
     function: str
     params: dict[str, Any]
+    #: the item holds an invalid value (``pairwise_invalid`` mark): the negative part of a table
+    invalid: bool = False
 
 
 @dataclass
@@ -219,7 +221,8 @@ class _Collector:
         cls = "::".join(parts[1:-1]) or None
         callspec = getattr(item, "callspec", None)
         params = dict(callspec.params) if callspec is not None else {}
-        self.items.append(CollectedItem(nodeid, test_id, path, cls, original, params))
+        invalid = item.get_closest_marker(INVALID_MARK) is not None
+        self.items.append(CollectedItem(nodeid, test_id, path, cls, original, params, invalid))
         if test_id not in self.marks:
             marks: list[MarkInfo] = []
             specs: list[Any] = []

@@ -140,6 +140,9 @@ def _missing_lines(report: SuiteReport, limit: int | None) -> list[str]:
                 block.append(f"  {table.violating_rows} collected row(s) break a constraint")
             if table.outside_rows:
                 block.append(f"  {table.outside_rows} collected row(s) hold a value outside the model")
+            if table.invalid_rows:
+                block.append(f"  + {table.invalid_rows} invalid-value row(s), one invalid value each "
+                             "(not counted in the coverage above)")
             if block:
                 lines.append(head)
                 lines.extend(block)

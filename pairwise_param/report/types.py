@@ -57,6 +57,9 @@ class TableReport:
     #: coverage of the model's own interactions when it has sub-models (its promise)
     model_coverage: StrengthCoverage | None = None
     model: Model | None = field(default=None, repr=False, compare=False)
+    #: distinct rows holding an invalid value (a @pairwise table's negative part): not in ``rows``
+    #: nor in the coverage, which measure the valid part
+    invalid_rows: int = 0
 
     def at(self, strength: int) -> StrengthCoverage | None:
         for c in self.coverage:

@@ -1,0 +1,225 @@
+"""Follow-up rows that pin a failure down to one combination (``pairwise-param localize``).
+
+A covering run that failed leaves, per (table, shape, error signature), a few
+*candidate* combinations: the minimal combinations of 1..t cells held by failing
+rows and by no passing row, ranked by :func:`pairwise_param.locate.suspicious`
+(the one home of that rule).  This module adds what the run could not decide,
+as pure functions over the run document (schema ``pairwise-param/run``, see
+:mod:`pairwise_param.runs`) and value indices; no pytest, no subprocess (the CLI
+runs pytest):
+
+* :func:`groups` -- the failure groups of a run document, each with its failing
+  and passing rows (extra rows of earlier rounds merged in by :meth:`Group.add`);
+* :func:`requests` -- for each undecided group, one follow-up request per
+  candidate that holds in every failing row (best ranked first, within the
+  budget): keep the candidate's cells, and on every other axis prefer values
+  known to be harmless (seen in a passing row of the group's shape), different
+  from the failing row's value and from every other candidate's cells there.  A
+  passing follow-up row clears the candidate (and all it contains); a failing
+  one with the same signature narrows the rest to what it shares with the
+  earlier failing rows;
+* :func:`build_row` -- a request -> an index row of the model, constraints
+  respected: the kept cells, then per axis the first preferred value that
+  leaves the row completable (the plugin calls it with the test's model, so
+  constraints are the model's, never re-implemented here).
+
+Deterministic: the same run documents give the same requests (everything is
+sorted by table order, never by hash).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pairwise_param.locate import Combination, Verdict
+    from pairwise_param.model import Model
+
+__all__ = ["REQUEST_FORMAT", "Group", "build_row", "groups", "requests"]
+
+#: version of the request file the CLI hands to the plugin (``--pairwise-extra-rows``)
+REQUEST_FORMAT = 1
+_FAILED = ("failed", "error")
+#: steps of the search for a row not run before (then the request is dropped)
+_SEARCH_LIMIT = 100_000
+
+
+@dataclass
+class Group:
+    """One failure to explain: a table of a test, a shape, an error signature."""
+
+    test: str
+    table: int
+    shape: str
+    signature: str
+    strength: int
+    axes: list[Mapping[str, Any]]
+    failing: list[tuple[int, ...]] = field(default_factory=list)
+    passing: list[tuple[int, ...]] = field(default_factory=list)
+    failing_nodeids: list[str] = field(default_factory=list)
+    #: how many of ``failing`` come from the table itself (their node ids run with plain pytest)
+    original: int = 0
+    #: follow-up rows already run for this group (rows, in order), and how they ended
+    extra: list[tuple[tuple[int, ...], str]] = field(default_factory=list)
+
+    @property
+    def key(self) -> tuple[str, int, str, str]:
+        return (self.test, self.table, self.shape, self.signature)
+
+    def verdict(self) -> Verdict:
+        from pairwise_param.locate import suspicious
+
+        return suspicious(self.failing, self.passing, self.strength)
+
+    def explaining(self) -> list[Combination]:
+        """The candidates held by every failing row, best ranked first; when none
+        is (two faults behind one signature, flaky outcomes), every candidate."""
+        v = self.verdict()
+        every = [c.combination for c in v.candidates if c.failing == v.failed]
+        return every or [c.combination for c in v.candidates]
+
+    def reproducing(self, combination: Sequence[tuple[int, int]]) -> tuple[list[str], list[str]]:
+        """(node ids of the table's own failing items that hold ``combination``:
+        runnable with plain pytest; those of follow-up rows that hold it)."""
+        held = [
+            nid for nid, row in zip(self.failing_nodeids, self.failing) if all(row[a] == v for a, v in combination)
+        ]
+        plain = set(self.failing_nodeids[: self.original])
+        return [n for n in held if n in plain], [n for n in held if n not in plain]
+
+    def describe(self, combination: Sequence[tuple[int, int]]) -> str:
+        """``{dtype=bf16, xnorm=True}`` with the run document's value labels."""
+        return "{" + ", ".join(
+            f"{self.axes[a]['name']}={self.axes[a]['values'][v]}" for a, v in combination
+        ) + "}"
+
+    def add(self, row: Sequence[int], outcome: str, signature: str | None, nodeid: str) -> None:
+        """Take the outcome of a follow-up row of this group's shape (a skipped or
+        xfailed one tells nothing, but is remembered so it is not asked again)."""
+        r = tuple(row)
+        self.extra.append((r, outcome))
+        if outcome == "passed":
+            self.passing.append(r)
+        elif outcome in _FAILED and signature == self.signature:
+            self.failing.append(r)
+            self.failing_nodeids.append(nodeid)
+
+
+def groups(doc: Mapping[str, Any]) -> list[Group]:
+    """The failure groups of a run document, in document order (tables, then
+    shapes and signatures in the order their first failing item appears)."""
+    out: list[Group] = []
+    for table in doc.get("tables", []):
+        rows = [tuple(r) for r in table["rows"]]
+        by_shape_pass: dict[str, list[tuple[int, ...]]] = {}
+        found: dict[tuple[str, str], Group] = {}
+        for item in table["items"]:
+            shape, outcome = item.get("shape", ""), item.get("outcome")
+            row = rows[item["row"]]
+            if outcome == "passed":
+                by_shape_pass.setdefault(shape, []).append(row)
+            elif outcome in _FAILED:
+                sig = item.get("signature") or ""
+                g = found.get((shape, sig))
+                if g is None:
+                    g = Group(table["test"], int(table.get("table", 0)), shape, sig, int(table["strength"]),
+                              list(table["axes"]))
+                    found[(shape, sig)] = g
+                    out.append(g)
+                g.failing.append(row)
+                g.failing_nodeids.append(item["nodeid"])
+        for g in found.values():
+            g.passing = list(by_shape_pass.get(g.shape, []))
+            g.original = len(g.failing)
+    return out
+
+
+def _preferences(group: Group, keep: Combination, others: Sequence[Combination]) -> list[list[int]]:
+    """Per axis, the values to try, best first: harmless (in a passing row of the
+    shape) and unlike the failing rows and the other candidates, then harmless,
+    then the rest, each in table order."""
+    n = len(group.axes)
+    harmless = [sorted({r[a] for r in group.passing}) for a in range(n)]
+    failing_vals = [{r[a] for r in group.failing} for a in range(n)]
+    in_others = [{v for c in others for b, v in c if b == a} for a in range(n)]
+    kept = dict(keep)
+    prefs: list[list[int]] = []
+    for a in range(n):
+        if a in kept:
+            prefs.append([kept[a]])
+            continue
+        size = len(group.axes[a]["values"])
+        good, avoid = set(harmless[a]), failing_vals[a] | in_others[a]
+        prefs.append(sorted(range(size), key=lambda v: (v not in good, v in avoid, v)))
+    return prefs
+
+
+def requests(all_groups: Sequence[Group], budget: int) -> list[dict[str, Any]]:
+    """Follow-up requests for the undecided groups, at most ``budget`` of them,
+    groups in order, candidates best first (round robin over groups, so one
+    group cannot spend the whole budget).  Each request: test, table, shape,
+    the candidate kept (``keep``), and per axis the values to prefer."""
+    queues: list[list[dict[str, Any]]] = []
+    for g in all_groups:
+        cands = g.explaining()
+        if len(cands) <= 1:
+            continue
+        tried = {r for r, _ in g.extra}
+        q = []
+        for c in cands:
+            others = [o for o in cands if o != c]
+            q.append({
+                "test": g.test, "table": g.table, "shape": g.shape, "signature": g.signature,
+                "keep": [list(cell) for cell in c], "prefer": _preferences(g, c, others),
+                "exclude": [list(r) for r in sorted(tried | set(g.failing) | set(g.passing))],
+            })
+        queues.append(q)
+    out: list[dict[str, Any]] = []
+    while len(out) < budget and any(queues):
+        for q in queues:
+            if q and len(out) < budget:
+                out.append(q.pop(0))
+    return out
+
+
+def build_row(model: Model, request: Mapping[str, Any]) -> tuple[int, ...] | None:
+    """The row a request asks for, in ``model``'s value indices: the kept cells,
+    then axis by axis the first preferred value that keeps the row completable
+    under the model's constraints; a row listed in ``exclude`` (already run) is
+    avoided by taking the next preference on the last axis that has one.  None
+    when the kept cells cannot be completed at all."""
+    feas = model.feasibility
+    sizes = model.sizes
+    cells: list[int | None] = [None] * len(sizes)
+    for a, v in request["keep"]:
+        if not (0 <= a < len(sizes) and 0 <= v < sizes[a]):
+            return None
+        cells[a] = v
+    if feas.violates(cells) is not None or not feas.completable(cells):
+        return None
+    exclude = {tuple(r) for r in request.get("exclude", [])}
+    prefer = request["prefer"]
+    kept = {a for a, _ in request["keep"]}
+    budget = [_SEARCH_LIMIT]
+
+    def fill(a: int) -> tuple[int, ...] | None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        if a == len(sizes):
+            row = tuple(c for c in cells if c is not None)
+            return None if row in exclude else row
+        if a in kept:
+            return fill(a + 1)
+        for v in prefer[a]:
+            cells[a] = v
+            if feas.violates(cells) is None and feas.completable(cells):
+                got = fill(a + 1)
+                if got is not None:
+                    return got
+        cells[a] = None
+        return None
+
+    return fill(0)
