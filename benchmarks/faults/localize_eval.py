@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pairwise_param.localize import Group, build_row, decided, groups, search
+from pairwise_param.localize import build_row, decided, groups, search
 from pairwise_param.model import Model
 
 if TYPE_CHECKING:
@@ -71,10 +71,6 @@ def run_document(test: str, model: Model, rows: Sequence[tuple[int, ...]], faile
         {"test": test, "table": 0, "strength": 2, "axes": axes, "rows": [list(r) for r in rows], "items": items}]}
 
 
-def _text(group: Group, c: Sequence[tuple[int, int]]) -> str:
-    return group.describe(c)
-
-
 def _truth(c: Cells, witnesses: Sequence[Cells]) -> str:
     """"exact" (a minimal failing combination of the fault), "superset" (holds one:
     implies failure, not minimal), "no", or "n/a" (order 0: every row fails, the only
@@ -111,9 +107,9 @@ def evaluate(test: str, model: Model, rows: Sequence[tuple[int, ...]], failed: S
     v = g.verdict()
     first = v.candidates[0].combination if v.candidates else ()
     out.update(detected=True, run_verdict=v.kind, candidates=len(v.candidates), explaining=v.explaining,
-               first=_text(g, first) if v.candidates else None,
+               first=g.describe(first) if v.candidates else None,
                first_true=_truth(first, witnesses) if v.candidates else "no",
-               top=[_text(g, c.combination) for c in v.candidates[:3]],
+               top=[g.describe(c.combination) for c in v.candidates[:3]],
                true_listed=_listed(v, witnesses))
     asked_rows: list[list[int]] = []
 
@@ -138,7 +134,7 @@ def evaluate(test: str, model: Model, rows: Sequence[tuple[int, ...]], failed: S
     out.update(extra_rows=done.used, rounds=done.rounds, stalled=done.stalled, budget=budget,
                final_verdict=after.kind, remaining=len(cands), final_candidates=len(after.candidates),
                final_true_listed=_listed(after, witnesses),
-               located=_text(g, located) if located is not None else None,
+               located=g.describe(located) if located is not None else None,
                located_cells=[list(c) for c in located] if located is not None else None,
                located_true=_truth(tuple(located), witnesses) if located is not None else "no",
                followup_rows=asked_rows)
