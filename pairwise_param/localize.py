@@ -21,7 +21,12 @@ runs pytest):
 * :func:`build_row` -- a request -> an index row of the model, constraints
   respected: the kept cells, then per axis the first preferred value that
   leaves the row completable (the plugin calls it with the test's model, so
-  constraints are the model's, never re-implemented here).
+  constraints are the model's, never re-implemented here);
+* :func:`search` -- the rounds (ask, run, merge) until every group is decided,
+  nothing can be asked, or the budget is spent; *how* a round runs is the
+  caller's (the CLI runs pytest; ``benchmarks/faults/localize.py`` calls the
+  mutated kernels directly), so both share one stopping rule;
+* :func:`decided` -- whether every group is down to one minimal combination.
 
 Deterministic: the same run documents give the same requests (everything is
 sorted by table order, never by hash).
@@ -29,7 +34,7 @@ sorted by table order, never by hash).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +42,7 @@ if TYPE_CHECKING:
     from pairwise_param.locate import Combination, Verdict
     from pairwise_param.model import Model
 
-__all__ = ["REQUEST_FORMAT", "Group", "build_row", "groups", "requests"]
+__all__ = ["REQUEST_FORMAT", "Group", "Search", "build_row", "decided", "groups", "requests", "search"]
 
 #: version of the request file the CLI hands to the plugin (``--pairwise-extra-rows``)
 REQUEST_FORMAT = 1
@@ -223,3 +228,35 @@ def build_row(model: Model, request: Mapping[str, Any]) -> tuple[int, ...] | Non
         return None
 
     return fill(0)
+
+
+@dataclass(frozen=True)
+class Search:
+    """How the rounds of :func:`search` ended."""
+
+    used: int  # extra cases run, over all rounds
+    rounds: int
+    stalled: bool  # the last round could run no follow-up row (constraints, or every row tried)
+
+
+def search(found: Sequence[Group], budget: int, run_round: Callable[[list[dict[str, Any]], int], int]) -> Search:
+    """Ask, run, merge until nothing is asked or ``budget`` extra cases are spent.
+
+    ``run_round(requests, n)`` runs round ``n``'s requests, hands each outcome
+    to its group (:meth:`Group.add`) and returns how many cases it ran."""
+    used = rounds = 0
+    while used < budget:
+        asked = requests(found, budget - used)
+        if not asked:
+            break
+        rounds += 1
+        ran = run_round(asked, rounds)
+        used += ran
+        if ran == 0:
+            return Search(used, rounds, True)
+    return Search(used, rounds, False)
+
+
+def decided(found: Sequence[Group]) -> bool:
+    """Every group is down to one minimal combination held by all its failing rows."""
+    return all(len(g.explaining()) == 1 and g.verdict().explaining == 1 for g in found)

@@ -69,7 +69,7 @@ def localize(paths: Sequence[str], pytest_args: Sequence[str], budget: int, run:
              out: TextIO, err: TextIO, keep_dir: str | None = None) -> int:
     """Run the rounds; print one result per failure group; 0 when every group is
     decided, 1 when some stay ambiguous or unexplained (budget spent)."""
-    from pairwise_param.localize import groups, requests
+    from pairwise_param.localize import decided, groups, search
 
     doc = _last_run(run)
     found = groups(doc)
@@ -77,24 +77,18 @@ def localize(paths: Sequence[str], pytest_args: Sequence[str], budget: int, run:
         print("pairwise-param localize: the last run has no failing @pairwise item; nothing to localize",
               file=out)
         return 0
-    used = 0
     with tempfile.TemporaryDirectory(prefix="pairwise-localize-") as tmp:
         work = Path(keep_dir) if keep_dir else Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
-        n = 0
-        while used < budget:
-            asked = requests(found, budget - used)
-            if not asked:
-                break
-            n += 1
-            report = _round(paths, pytest_args, asked, work, n, err)
-            ran = _merge(found, report)
-            used += ran
-            if ran == 0:
-                print(f"round {n}: no follow-up row could be run (constraints, or every row tried)", file=err)
-                break
-    _print(found, used, budget, out)
-    return 0 if all(len(g.explaining()) == 1 and g.verdict().explaining == 1 for g in found) else 1
+
+        def run_round(asked: list[dict[str, Any]], n: int) -> int:
+            return _merge(found, _round(paths, pytest_args, asked, work, n, err))
+
+        done = search(found, budget, run_round)
+        if done.stalled:
+            print(f"round {done.rounds}: no follow-up row could be run (constraints, or every row tried)", file=err)
+    _print(found, done.used, budget, out)
+    return 0 if decided(found) else 1
 
 
 def _merge(found: Sequence[Any], report: Any) -> int:
