@@ -44,11 +44,7 @@ def density(
     more than ``limit`` rows would be needed (the caller already has better)."""
     sizes = req.sizes
     n = len(sizes)
-    off = []
-    total = 0
-    for s in sizes:
-        off.append(total)
-        total += s
+    off = req.offsets
     axis_mask = [((1 << sizes[a]) - 1) << off[a] for a in range(n)]
     U = [[0] * sizes[a] for a in range(n)]
     for si, (a, b) in enumerate(req.scopes):

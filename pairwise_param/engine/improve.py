@@ -221,13 +221,7 @@ class _PairState(_State):
 
     def __init__(self, req: Requirements, rows: list[list[int]]) -> None:
         super().__init__(req, rows)
-        sizes = req.sizes
-        off = []
-        total = 0
-        for s in sizes:
-            off.append(total)
-            total += s
-        self.off = off
+        self.off = req.offsets
         self._recount()
 
     def _rebuild_rows(self) -> None:

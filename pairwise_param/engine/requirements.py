@@ -58,6 +58,18 @@ class Requirements:
         return index
 
     @cached_property
+    def offsets(self) -> tuple[int, ...]:
+        """Bit offset of each axis in a one-bit-per-cell-value layout: cell value
+        ``(a, x)`` is bit ``offsets[a] + x`` (the pair bitsets of density, improve
+        and verify all use this layout)."""
+        out = []
+        total = 0
+        for s in self.sizes:
+            out.append(total)
+            total += s
+        return tuple(out)
+
+    @cached_property
     def _coverable(self) -> int:
         return sum(self.totals) - sum(len(b) for b in self.blocked if b)
 

@@ -40,11 +40,7 @@ def valid(req: Requirements, feas: Feasibility, rows: Sequence[Sequence[int]]) -
 def _pairs_covered(req: Requirements, rows: Sequence[Sequence[int]]) -> bool:
     sizes = req.sizes
     n = len(sizes)
-    off = []
-    total = 0
-    for s in sizes:
-        off.append(total)
-        total += s
+    off = req.offsets
     axis_bits = [((1 << s) - 1) << o for s, o in zip(sizes, off)]
     # need[a]: bits of the axes paired with a (per value, blocked pairs removed below)
     need_axes = [0] * n
