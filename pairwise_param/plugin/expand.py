@@ -193,17 +193,28 @@ def _id_style(spec: PairwiseSpec, settings: modes.Settings) -> str:
     return spec.ids if isinstance(spec.ids, str) else settings.ids
 
 
-def _derived(spec: PairwiseSpec, values: dict[str, Any], nodeid: str) -> tuple[Any, ...]:
-    """The row's derived values, each function called with the axis values it names."""
+def _derived_calls(spec: PairwiseSpec) -> list[tuple[str, Any, list[str] | None]]:
+    """(name, function, the axis names it takes -- None: all of them, ``**kwargs``)
+    for each derived value: read from the signatures once per table, not per row."""
     import inspect
 
-    out = []
+    calls: list[tuple[str, Any, list[str] | None]] = []
     for name, fn in (spec.derived or {}).items():
         params = inspect.signature(fn).parameters.values()
         if any(p.kind is p.VAR_KEYWORD for p in params):
-            kwargs = dict(values)
+            calls.append((name, fn, None))
         else:
-            kwargs = {p.name: values[p.name] for p in params if p.name in values and p.kind is not p.POSITIONAL_ONLY}
+            calls.append((name, fn, [p.name for p in params if p.kind is not p.POSITIONAL_ONLY]))
+    return calls
+
+
+def _derived(
+    calls: list[tuple[str, Any, list[str] | None]], values: dict[str, Any], nodeid: str
+) -> tuple[Any, ...]:
+    """The row's derived values, each function called with the axis values it names."""
+    out = []
+    for name, fn, takes in calls:
+        kwargs = dict(values) if takes is None else {n: values[n] for n in takes if n in values}
         try:
             out.append(fn(**kwargs))
         except Exception as exc:  # noqa: BLE001 - a user's function may raise anything
@@ -227,10 +238,11 @@ def _params(
         raise InvalidArgument(f"an ids= function of @pairwise raised {exc!r}", where=nodeid) from None
     argnames = (*spec.argnames, *(spec.derived or {}))
     invalid_mark = getattr(pytest.mark, INVALID_MARK)
+    calls = _derived_calls(spec)
     params = []
     for row, rid, case in zip(rows, ids, cases):
         values = model.decode(row)
-        args = tuple(values[n] for n in spec.argnames) + _derived(spec, values, nodeid)
+        args = tuple(values[n] for n in spec.argnames) + _derived(calls, values, nodeid)
         row_marks = [m for a, v in enumerate(row) if v in extra[a] for m in extra[a][v][0]]
         if case is not None:
             row_marks.append(invalid_mark(axis=case.axis, value=case.value, reason=case.reason))
