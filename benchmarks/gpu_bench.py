@@ -71,7 +71,9 @@ class Run:
 
     @property
     def family(self) -> str:
-        return self.path.split("/")[0]
+        """The family folder (``all`` for the whole of kernel_tests, PATH ``.``)."""
+        head = self.path.strip("/").split("/")[0]
+        return "all" if head in ("", ".") else head
 
     @property
     def name(self) -> str:
@@ -99,6 +101,8 @@ class Result:
     kept: int | None = None
     notes: list[str] = field(default_factory=list)
     slowest: list[tuple[str, float]] = field(default_factory=list)
+    #: per family folder (from the JUnit class names): [items, summed case seconds]
+    families: dict[str, list[float]] = field(default_factory=dict)
 
     @property
     def executed(self) -> int:
@@ -139,6 +143,10 @@ def junit(path: Path, result: Result) -> None:
         for case in suite.iter("testcase"):
             case_s += float(case.get("time", 0.0))
             times.append((f"{case.get('classname', '')}::{case.get('name', '')}", float(case.get("time", 0.0))))
+            fam = family_of(case.get("classname", ""))
+            cell = result.families.setdefault(fam, [0, 0.0])
+            cell[0] += 1
+            cell[1] += float(case.get("time", 0.0))
             kinds = {child.tag for child in case}
             if "failure" in kinds:
                 result.failed += 1
@@ -152,6 +160,15 @@ def junit(path: Path, result: Result) -> None:
     result.slowest = sorted(times, key=lambda kv: -kv[1])[:5]
 
 
+def family_of(classname: str) -> str:
+    """``kernel_tests.rmsnorm.test_rmsnorm`` -> ``rmsnorm``; a top-level test module of
+    kernel_tests (the audit and fault-study tests) -> ``(kernel_tests)``."""
+    parts = classname.split(".")
+    if len(parts) >= 3 and parts[0] == "kernel_tests":
+        return parts[1]
+    return "(kernel_tests)"
+
+
 def progress(path: Path, result: Result) -> None:
     """Lower-bound counts from ``-q`` progress lines (a run killed by its cap writes no XML)."""
     text = path.read_text(errors="replace") if path.exists() else ""
@@ -160,8 +177,14 @@ def progress(path: Path, result: Result) -> None:
     result.skipped, result.errors = marks.count("s"), marks.count("E")
 
 
-def execute(run: Run, out: Path, cap: float, caches: Path) -> Result:
-    cache = caches / run.family
+def execute(run: Run, out: Path, cap: float, caches: Path, plugins: tuple[str, ...] = (),
+            env_extra: dict[str, str] | None = None, one_cache: bool = False) -> Result:
+    """Run one configuration in its own pytest process (``plugins``: extra ``-p`` modules,
+    ``env_extra``: extra environment, as the profile command adds its own). The Triton
+    cache is ``caches/<family>``, or ``caches`` itself for every run with ``one_cache``
+    (then ``cold`` empties the one cache and a later run is warm for what any earlier
+    run compiled)."""
+    cache = caches if one_cache else caches / run.family
     if run.cold:
         shutil.rmtree(cache, ignore_errors=True)
     cache.mkdir(parents=True, exist_ok=True)
@@ -170,6 +193,8 @@ def execute(run: Run, out: Path, cap: float, caches: Path) -> Result:
         stale.unlink(missing_ok=True)
     cmd = [sys.executable, "-m", "pytest", f"kernel_tests/{run.path}", "-q", "-p", "no:cacheprovider",
            "-p", "no:benchmark", "-p", "benchmarks.sample_items", "-rfE", f"--junitxml={xml}"]
+    for plugin in plugins:
+        cmd += ["-p", plugin]
     if run.mode == "full":
         cmd.append("--pairwise-mode=full")
     if run.workers:
@@ -180,7 +205,7 @@ def execute(run: Run, out: Path, cap: float, caches: Path) -> Result:
         cmd += ["-k", run.k]
     env = dict(os.environ, TRITON_CACHE_DIR=str(cache), HYPOTHESIS_PROFILE=os.environ.get("HYPOTHESIS_PROFILE", "ci"), SAMPLE_EVERY=str(run.sample),
                SAMPLE_COUNT_FILE=str(counts), PYTHONUNBUFFERED="1",
-               PYTHONPATH=f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+               PYTHONPATH=f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}", **(env_extra or {}))
     t0 = time.perf_counter()
     with log.open("w") as fh:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT, start_new_session=True)
@@ -271,6 +296,11 @@ def render(results: list[Result], env: str, out: Path) -> str:
                   f"{'cold' if r.run.cold else 'warm'} | {'per-test' if r.run.per_test else 'module'} | {sample} | "
                   f"{r.passed} | {r.failed} | {r.skipped} | {r.errors} | {fmt(r.pytest_s)} | {fmt(r.case_s)} | "
                   f"{r.wall_s:.1f} | {rc} |")
+    per_family = [f"| `{r.run.text}` | {fam} | {int(cell[0])} | {cell[1]:.1f} |"
+                  for r in results if len(r.families) > 1 for fam, cell in sorted(r.families.items())]
+    if per_family:
+        md += ["", "Runs of several families, per family (JUnit):", "",
+               "| run | family | items | summed case s |", "|---|---|---:|---:|", *per_family]
     derived = derive(results)
     text = "\n".join([*md, "", *(["Derived:", "", *derived] if derived else [])]) + "\n"
     failures = [f"- `{r.run.text}`: {n}" for r in results for n in r.notes]
@@ -304,6 +334,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cap", type=float, default=150.0, help="seconds per run (default 150)")
     ap.add_argument("--budget", type=float, default=560.0, help="seconds for all runs (default 560)")
     ap.add_argument("--caches", type=Path, default=None, help="Triton cache root (default OUT/../triton-caches)")
+    ap.add_argument("--one-cache", action="store_true",
+                    help="one Triton cache for every run (cold empties it) instead of one per family")
     ap.add_argument("--install", action="store_true")
     args = ap.parse_args(argv)
     runs = [parse_run(t) for t in args.runs]
@@ -321,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
         if left < 10:
             print(f"budget spent: {run.text} not run", flush=True)
             continue
-        res = execute(run, args.out, min(args.cap, left), caches)
+        res = execute(run, args.out, min(args.cap, left), caches, one_cache=args.one_cache)
         results.append(res)
         print(f"{run.text}: rc={res.rc} {res.passed} passed {res.failed} failed {res.skipped} skipped "
               f"pytest {fmt(res.pytest_s)} s wall {res.wall_s} s summed {fmt(res.case_s)} s", flush=True)
