@@ -28,7 +28,12 @@ A RUN is ``PATH:MODE[:OPTION,...]`` where PATH is a family folder or file under
 ``pairwise`` or ``full``, and the options are ``n=K`` (pytest-xdist workers; default 0 =
 serial), ``cold`` / ``warm`` (Triton cache: fresh for this PATH, or the one a previous
 run of the same PATH filled; default warm), ``cleanup=test`` (``--per-test-cleanup``),
-``sample=N`` and ``k=EXPR`` (pytest ``-k``; ``+`` stands for a space). Hypothesis runs
+``sample=N``, ``k=EXPR`` (pytest ``-k``; ``+`` stands for a space) and ``nolog``
+(``-p no:logging``: pytest's log capture, which attaches its handlers to each of torch's
+~40 non-propagating loggers around every test phase). PATH ``.`` is the whole of
+kernel_tests (reported per family folder as well). ``--one-cache`` gives every run one
+Triton cache (``cold`` empties it), so a later run is warm for all that earlier runs
+compiled; each run reports how many cache entries it added (compiled variants). Hypothesis runs
 with the derandomized ``ci`` profile unless ``HYPOTHESIS_PROFILE`` says otherwise: the
 fuzz tests draw shapes, the kernels specialise on some of them (``tl.constexpr`` tile
 sizes), so a random profile compiles new kernel variants in every run and a "warm"
@@ -68,6 +73,7 @@ class Run:
     per_test: bool = False
     sample: int = 1
     k: str = ""
+    nolog: bool = False
 
     @property
     def family(self) -> str:
@@ -82,7 +88,7 @@ class Run:
     @property
     def config(self) -> tuple[str, int, bool, int, str]:
         """What two runs must share to be compared (all but mode and cache state)."""
-        return (self.path, self.workers, self.per_test, self.sample, self.k)
+        return (self.path, self.workers, self.per_test, self.sample, self.k, self.nolog)
 
 
 @dataclass
@@ -99,6 +105,7 @@ class Result:
     case_s: float | None = None
     collected: int | None = None
     kept: int | None = None
+    cache_added: int = 0
     notes: list[str] = field(default_factory=list)
     slowest: list[tuple[str, float]] = field(default_factory=list)
     #: per family folder (from the JUnit class names): [items, summed case seconds]
@@ -126,6 +133,8 @@ def parse_run(text: str) -> Run:
             run.sample = max(1, int(value))
         elif key == "k":
             run.k = value.replace("+", " ")
+        elif key == "nolog":
+            run.nolog = True
         elif key:
             raise SystemExit(f"gpu_bench: unknown option {opt!r} in RUN {text!r}")
     if not (ROOT / "kernel_tests" / run.path).exists():
@@ -203,9 +212,12 @@ def execute(run: Run, out: Path, cap: float, caches: Path, plugins: tuple[str, .
         cmd.append("--per-test-cleanup")
     if run.k:
         cmd += ["-k", run.k]
+    if run.nolog:
+        cmd += ["-p", "no:logging"]
     env = dict(os.environ, TRITON_CACHE_DIR=str(cache), HYPOTHESIS_PROFILE=os.environ.get("HYPOTHESIS_PROFILE", "ci"), SAMPLE_EVERY=str(run.sample),
                SAMPLE_COUNT_FILE=str(counts), PYTHONUNBUFFERED="1",
                PYTHONPATH=f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}", **(env_extra or {}))
+    entries_before = cache_entries(cache)
     t0 = time.perf_counter()
     with log.open("w") as fh:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT, start_new_session=True)
@@ -215,7 +227,8 @@ def execute(run: Run, out: Path, cap: float, caches: Path, plugins: tuple[str, .
             os.killpg(proc.pid, 9)
             proc.wait()
             rc = 124
-    result = Result(run=run, rc=rc, wall_s=round(time.perf_counter() - t0, 1), timeout=rc == 124)
+    result = Result(run=run, rc=rc, wall_s=round(time.perf_counter() - t0, 1), timeout=rc == 124,
+                    cache_added=cache_entries(cache) - entries_before)
     if xml.exists() and not result.timeout:
         junit(xml, result)
     else:
@@ -226,6 +239,11 @@ def execute(run: Run, out: Path, cap: float, caches: Path, plugins: tuple[str, .
     result.notes += [line for line in log.read_text(errors="replace").splitlines()
                      if line.startswith(("FAILED ", "ERROR "))][:3]
     return result
+
+
+def cache_entries(path: Path) -> int:
+    """Entries of a Triton cache directory (one per compiled kernel variant and its launcher)."""
+    return sum(1 for p in path.iterdir() if p.is_dir()) if path.is_dir() else 0
 
 
 def fmt(x: float | None, digits: int = 1) -> str:
@@ -287,15 +305,17 @@ def derive(results: list[Result]) -> list[str]:
 
 def render(results: list[Result], env: str, out: Path) -> str:
     md = ["```", env, "```", "",
-          "| run | mode | n | cache | clean-up | sample | passed | failed | skipped | errors | pytest s | summed case s | wall s | rc |",
-          "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+          ("| run | mode | n | cache | clean-up | sample | passed | failed | skipped | errors | pytest s | "
+           "summed case s | wall s | cache entries added | rc |"),
+          "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in results:
         rc = f"{r.rc} (cap: lower bound)" if r.timeout else str(r.rc)
         sample = f"1/{r.run.sample} of {r.collected}" if r.run.sample > 1 else "-"
-        md.append(f"| `{r.run.path}`{' -k ' + repr(r.run.k) if r.run.k else ''} | {r.run.mode} | {r.run.workers} | "
+        md.append(f"| `{r.run.path}`{' -k ' + repr(r.run.k) if r.run.k else ''}{' -p no:logging' if r.run.nolog else ''} "
+                  f"| {r.run.mode} | {r.run.workers} | "
                   f"{'cold' if r.run.cold else 'warm'} | {'per-test' if r.run.per_test else 'module'} | {sample} | "
                   f"{r.passed} | {r.failed} | {r.skipped} | {r.errors} | {fmt(r.pytest_s)} | {fmt(r.case_s)} | "
-                  f"{r.wall_s:.1f} | {rc} |")
+                  f"{r.wall_s:.1f} | {r.cache_added} | {rc} |")
     per_family = [f"| `{r.run.text}` | {fam} | {int(cell[0])} | {cell[1]:.1f} |"
                   for r in results if len(r.families) > 1 for fam, cell in sorted(r.families.items())]
     if per_family:

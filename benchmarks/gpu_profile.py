@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.gpu_bench import Result, Run, environment, execute, fmt, parse_run
+from benchmarks.gpu_bench import Result, Run, cache_entries, environment, execute, fmt, parse_run
 
 PHASES = ("inputs", "kernel", "reference", "compare")
 COLUMNS = ("items", "case_s", "inputs", "kernel", "reference", "compare", "compile", "variants", "other")
@@ -108,10 +108,6 @@ def splitters(variants: list[dict[str, Any]], top: int = 6) -> dict[str, list[tu
                 left.append((arg, n))
         out[kernel] = sorted(left, key=lambda kv: kv[1])[:top]
     return out
-
-
-def cache_entries(path: Path) -> int:
-    return sum(1 for p in path.iterdir() if p.is_dir()) if path.is_dir() else 0
 
 
 def summarize(run: Run, result: Result, prof: dict[str, Any], added: int) -> dict[str, Any]:

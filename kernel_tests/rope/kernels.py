@@ -30,8 +30,9 @@ out-of-range index would otherwise read or write outside the tensors.
 
 Compiled variants follow the options, not the shapes: no size or stride (nor the
 rotated half width) is specialized (``do_not_specialize``), and on a GPU a program's
-tile is ``[BLOCK_T, GPU_BLOCK_H, BLOCK_R]`` with ``BLOCK_R`` the power of two (at least
-16) that holds half the rotary width and ``BLOCK_T`` filling 4096 elements, so a new
+tile is ``[BLOCK_T, GPU_BLOCK_H, BLOCK_R]`` with ``BLOCK_R`` the first of
+:data:`GPU_BLOCK_R` that holds half the rotary width (wider: its power of two) and
+``BLOCK_T`` filling 4096 elements, so a new
 batch size, head count or head size never compiles a new variant (before issue 22 the
 tile followed the token and head counts and the half width was a constexpr: RoPE's full
 product compiled new variants to the end of a 170 s call on an H200).
@@ -68,8 +69,9 @@ _TILE_GPU = 4096
 _TILE_INTERPRETER = 1 << 16
 #: Heads per program on a GPU (masked beyond the head count).
 GPU_BLOCK_H = 16
-#: Smallest BLOCK_R on a GPU (the power of two holding half the rotary width).
-_MIN_BLOCK_R_GPU = 16
+#: BLOCK_R on a GPU: the first that holds half the rotary width (rotary_dim <= 128 or
+#: <= 512, every width upstream tests); a wider half gets its power of two.
+GPU_BLOCK_R = (64, 256)
 #: Channels copied per step by the fused store (k tail beyond rotary_dim, all of v).
 _COPY_BLOCK = 128
 
@@ -266,7 +268,7 @@ def _blocks(num_tokens: int, heads: int, half: int) -> tuple[int, int, int]:
     module docstring); under the interpreter tokens x heads fill a larger tile, never
     more than the case has (fewer interpreted programs)."""
     if not is_interpreter():
-        block_r = max(_MIN_BLOCK_R_GPU, triton.next_power_of_2(half))
+        block_r = next((b for b in GPU_BLOCK_R if half <= b), triton.next_power_of_2(half))
         block_h = min(GPU_BLOCK_H, max(1, _TILE_GPU // block_r))
         return max(1, _TILE_GPU // (block_r * block_h)), block_h, block_r
     tile = _TILE_INTERPRETER

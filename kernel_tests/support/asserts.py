@@ -23,20 +23,25 @@ __all__ = ["CHUNK", "assert_close_verbose", "mismatch_report"]
 CHUNK = 1 << 24
 
 
-def _bad(a: torch.Tensor, e: torch.Tensor, dtype: torch.dtype, atol: float, rtol: float) -> torch.Tensor:
-    """The offending elements of one flat chunk (a bool tensor on the chunk's device).
+def _bad(a: torch.Tensor, e: torch.Tensor, dtype: torch.dtype, atol: float, rtol: float) -> torch.Tensor | None:
+    """The offending elements of one flat chunk (a bool tensor on the chunk's device), or
+    None when there are none.
 
     An element passes within ``atol + rtol * |ref|`` of the fp32 reference, NaN where the
     reference is NaN, or, for an output dtype narrower than fp32, within the same bound of
-    the reference rounded to that dtype (computed only when the first test leaves some
-    element failing, so a passing case costs one comparison)."""
+    the reference rounded to that dtype. The last two rules are computed only when the
+    first leaves some element failing, so a passing chunk costs one comparison and one
+    synchronization."""
     af, ef = a.float(), e.float()
     ok = (af - ef).abs() <= atol + rtol * ef.abs()
+    if bool(ok.all()):
+        return None
     ok |= torch.isnan(af) & torch.isnan(ef)
-    if dtype.is_floating_point and torch.finfo(dtype).bits < 32 and not bool(ok.all()):
+    if dtype.is_floating_point and torch.finfo(dtype).bits < 32:
         er = e.to(dtype).float()
         ok |= (af - er).abs() <= atol + rtol * er.abs()
-    return ~ok
+    bad = ~ok
+    return bad if bool(bad.any()) else None
 
 
 def mismatch_report(actual: torch.Tensor, expected: torch.Tensor, atol: float, rtol: float,
@@ -66,7 +71,7 @@ def mismatch_report(actual: torch.Tensor, expected: torch.Tensor, atol: float, r
     bad_chunks: list[tuple[int, torch.Tensor]] = []
     for start in range(0, numel, chunk):
         bad = _bad(flat_a[start:start + chunk], flat_e[start:start + chunk], actual.dtype, atol, rtol)
-        if bool(bad.any()):
+        if bad is not None:
             bad_chunks.append((start, bad))
     if not bad_chunks:
         return None
@@ -96,8 +101,7 @@ def _report(actual: torch.Tensor, flat_a: torch.Tensor, flat_e: torch.Tensor,
     # the few reported elements (actual, expected, error, allowed), copied together
     a_few, e_few = flat_a[flat_idx].float(), flat_e[flat_idx].float()
     picked = torch.stack([a_few, e_few, (a_few - e_few).abs(), atol + rtol * e_few.abs()]).cpu()
-    coords = torch.stack(torch.unravel_index(flat_idx, tuple(actual.shape)), dim=1).cpu().tolist() \
-        if actual.dim() else [[] for _ in range(int(flat_idx.numel()))]
+    coords = [_unravel(i, tuple(actual.shape)) for i in flat_idx.cpu().tolist()]
     dtype_name = str(actual.dtype).replace("torch.", "")
     lines = [
         (f"{n_bad} of {numel} elements ({100.0 * n_bad / numel:.3g}%) differ beyond "
@@ -111,6 +115,16 @@ def _report(actual: torch.Tensor, flat_a: torch.Tensor, flat_e: torch.Tensor,
     if n_bad > limit:
         lines.append(f"  ... and {n_bad - limit} more")
     return "\n".join(lines)
+
+
+def _unravel(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The index of element ``flat`` of a row-major tensor of ``shape`` (on the host: a
+    few reported elements)."""
+    idx = []
+    for size in reversed(shape):
+        flat, i = divmod(flat, size)
+        idx.append(i)
+    return tuple(reversed(idx))
 
 
 def _nan_first(x: float) -> float:

@@ -58,9 +58,10 @@ def start_recording(sync: Callable[[], None] = _synchronize) -> Recorder:
     return _recorder
 
 
-def stop_recording() -> None:
+def stop_recording(previous: Recorder | None = None) -> None:
+    """Stop recording (or go back to ``previous``, a recorder saved from :func:`recording`)."""
     global _recorder
-    _recorder = None
+    _recorder = previous
 
 
 def recording() -> Recorder | None:
