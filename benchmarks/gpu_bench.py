@@ -55,6 +55,7 @@ import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -347,32 +348,49 @@ def environment() -> str:
     return (proc.stdout + proc.stderr).strip()
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_arguments(ap: argparse.ArgumentParser, out: Path, cap: float) -> None:
+    """The arguments gpu_bench.py and gpu_profile.py share."""
     ap.add_argument("runs", nargs="+", metavar="RUN")
-    ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out")
-    ap.add_argument("--cap", type=float, default=150.0, help="seconds per run (default 150)")
+    ap.add_argument("--out", type=Path, default=out)
+    ap.add_argument("--cap", type=float, default=cap, help=f"seconds per run (default {cap:g})")
     ap.add_argument("--budget", type=float, default=560.0, help="seconds for all runs (default 560)")
     ap.add_argument("--caches", type=Path, default=None, help="Triton cache root (default OUT/../triton-caches)")
     ap.add_argument("--one-cache", action="store_true",
                     help="one Triton cache for every run (cold empties it) instead of one per family")
     ap.add_argument("--install", action="store_true")
-    args = ap.parse_args(argv)
+
+
+def prepare(args: argparse.Namespace) -> tuple[list[Run], Path, str]:
+    """Parse the RUNs, make OUT, install if asked; returns (runs, cache root, environment)."""
     runs = [parse_run(t) for t in args.runs]
     args.out.mkdir(parents=True, exist_ok=True)
-    caches = args.caches or args.out.parent / "triton-caches"
+    caches: Path = args.caches or args.out.parent / "triton-caches"
     if args.install:
         subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "-e", "."],
                        cwd=ROOT, check=False)
     env = environment()
     print(env, flush=True)
+    return runs, caches, env
+
+
+def within_budget(runs: list[Run], budget: float) -> Iterator[tuple[Run, float]]:
+    """Each run with the seconds left of ``budget``; runs it cannot start are named and skipped."""
     start = time.perf_counter()
-    results: list[Result] = []
     for run in runs:
-        left = args.budget - (time.perf_counter() - start)
+        left = budget - (time.perf_counter() - start)
         if left < 10:
             print(f"budget spent: {run.text} not run", flush=True)
             continue
+        yield run, left
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(ap, ROOT / "benchmarks" / "out", 150.0)
+    args = ap.parse_args(argv)
+    runs, caches, env = prepare(args)
+    results: list[Result] = []
+    for run, left in within_budget(runs, args.budget):
         res = execute(run, args.out, min(args.cap, left), caches, one_cache=args.one_cache)
         results.append(res)
         print(f"{run.text}: rc={res.rc} {res.passed} passed {res.failed} failed {res.skipped} skipped "

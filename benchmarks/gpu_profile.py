@@ -29,9 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
-import time
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
@@ -40,7 +38,16 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.gpu_bench import Result, Run, cache_entries, environment, execute, fmt, parse_run
+from benchmarks.gpu_bench import (
+    Result,
+    Run,
+    add_arguments,
+    execute,
+    fmt,
+    parse_run,
+    prepare,
+    within_budget,
+)
 
 PHASES = ("inputs", "kernel", "reference", "compare")
 COLUMNS = ("items", "case_s", "inputs", "kernel", "reference", "compare", "compile", "variants", "other")
@@ -172,40 +179,19 @@ def render(summaries: list[dict[str, Any]], env: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("runs", nargs="+", metavar="RUN")
-    ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out-profile")
-    ap.add_argument("--cap", type=float, default=200.0, help="seconds per run (default 200)")
-    ap.add_argument("--budget", type=float, default=560.0, help="seconds for all runs (default 560)")
-    ap.add_argument("--caches", type=Path, default=None, help="Triton cache root (default OUT/../triton-caches)")
-    ap.add_argument("--one-cache", action="store_true", help="one Triton cache for every run (cold empties it)")
-    ap.add_argument("--install", action="store_true")
+    add_arguments(ap, ROOT / "benchmarks" / "out-profile", 200.0)
     args = ap.parse_args(argv)
-    runs = [parse_run(t) for t in args.runs]
-    for run in runs:
-        if run.workers:
-            raise SystemExit(f"gpu_profile: {run.text!r}: the profile is of one serial process (drop n=)")
-    args.out.mkdir(parents=True, exist_ok=True)
-    caches = args.caches or args.out.parent / "triton-caches"
-    if args.install:
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "-e", "."],
-                       cwd=ROOT, check=False)
-    env = environment()
-    print(env, flush=True)
-    start = time.perf_counter()
+    if any(parse_run(t).workers for t in args.runs):
+        raise SystemExit("gpu_profile: the profile is of one serial process (drop n=)")
+    runs, caches, env = prepare(args)
     summaries: list[dict[str, Any]] = []
-    for run in runs:
-        left = args.budget - (time.perf_counter() - start)
-        if left < 10:
-            print(f"budget spent: {run.text} not run", flush=True)
-            continue
-        cache = caches if args.one_cache else caches / run.family
-        before = 0 if run.cold else cache_entries(cache)
+    for run, left in within_budget(runs, args.budget):
         prof_path = args.out / f"{run.name}.profile.json"
         prof_path.unlink(missing_ok=True)
         result = execute(run, args.out, min(args.cap, left), caches, plugins=("benchmarks.profile_plugin",),
                          env_extra={"PROFILE_OUT": str(prof_path)}, one_cache=args.one_cache)
         prof = json.loads(prof_path.read_text()) if prof_path.exists() else {}
-        summary = summarize(run, result, prof, cache_entries(cache) - before)
+        summary = summarize(run, result, prof, result.cache_added)
         summaries.append(summary)
         t = summary["total"]
         print(f"{run.text}: rc={result.rc} {result.passed} passed, pytest {fmt(result.pytest_s)} s; phases: inputs "
