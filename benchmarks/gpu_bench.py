@@ -28,7 +28,12 @@ A RUN is ``PATH:MODE[:OPTION,...]`` where PATH is a family folder or file under
 ``pairwise`` or ``full``, and the options are ``n=K`` (pytest-xdist workers; default 0 =
 serial), ``cold`` / ``warm`` (Triton cache: fresh for this PATH, or the one a previous
 run of the same PATH filled; default warm), ``cleanup=test`` (``--per-test-cleanup``),
-``sample=N`` and ``k=EXPR`` (pytest ``-k``; ``+`` stands for a space). Hypothesis runs
+``sample=N``, ``k=EXPR`` (pytest ``-k``; ``+`` stands for a space) and ``nolog``
+(``-p no:logging``: pytest's log capture, which attaches its handlers to each of torch's
+~40 non-propagating loggers around every test phase). PATH ``.`` is the whole of
+kernel_tests (reported per family folder as well). ``--one-cache`` gives every run one
+Triton cache (``cold`` empties it), so a later run is warm for all that earlier runs
+compiled; each run reports how many cache entries it added (compiled variants). Hypothesis runs
 with the derandomized ``ci`` profile unless ``HYPOTHESIS_PROFILE`` says otherwise: the
 fuzz tests draw shapes, the kernels specialise on some of them (``tl.constexpr`` tile
 sizes), so a random profile compiles new kernel variants in every run and a "warm"
@@ -50,6 +55,7 @@ import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -68,10 +74,13 @@ class Run:
     per_test: bool = False
     sample: int = 1
     k: str = ""
+    nolog: bool = False
 
     @property
     def family(self) -> str:
-        return self.path.split("/")[0]
+        """The family folder (``all`` for the whole of kernel_tests, PATH ``.``)."""
+        head = self.path.strip("/").split("/")[0]
+        return "all" if head in ("", ".") else head
 
     @property
     def name(self) -> str:
@@ -80,7 +89,7 @@ class Run:
     @property
     def config(self) -> tuple[str, int, bool, int, str]:
         """What two runs must share to be compared (all but mode and cache state)."""
-        return (self.path, self.workers, self.per_test, self.sample, self.k)
+        return (self.path, self.workers, self.per_test, self.sample, self.k, self.nolog)
 
 
 @dataclass
@@ -97,8 +106,11 @@ class Result:
     case_s: float | None = None
     collected: int | None = None
     kept: int | None = None
+    cache_added: int = 0
     notes: list[str] = field(default_factory=list)
     slowest: list[tuple[str, float]] = field(default_factory=list)
+    #: per family folder (from the JUnit class names): [items, summed case seconds]
+    families: dict[str, list[float]] = field(default_factory=dict)
 
     @property
     def executed(self) -> int:
@@ -122,6 +134,8 @@ def parse_run(text: str) -> Run:
             run.sample = max(1, int(value))
         elif key == "k":
             run.k = value.replace("+", " ")
+        elif key == "nolog":
+            run.nolog = True
         elif key:
             raise SystemExit(f"gpu_bench: unknown option {opt!r} in RUN {text!r}")
     if not (ROOT / "kernel_tests" / run.path).exists():
@@ -139,6 +153,10 @@ def junit(path: Path, result: Result) -> None:
         for case in suite.iter("testcase"):
             case_s += float(case.get("time", 0.0))
             times.append((f"{case.get('classname', '')}::{case.get('name', '')}", float(case.get("time", 0.0))))
+            fam = family_of(case.get("classname", ""))
+            cell = result.families.setdefault(fam, [0, 0.0])
+            cell[0] += 1
+            cell[1] += float(case.get("time", 0.0))
             kinds = {child.tag for child in case}
             if "failure" in kinds:
                 result.failed += 1
@@ -152,6 +170,15 @@ def junit(path: Path, result: Result) -> None:
     result.slowest = sorted(times, key=lambda kv: -kv[1])[:5]
 
 
+def family_of(classname: str) -> str:
+    """``kernel_tests.rmsnorm.test_rmsnorm`` -> ``rmsnorm``; a top-level test module of
+    kernel_tests (the audit and fault-study tests) -> ``(kernel_tests)``."""
+    parts = classname.split(".")
+    if len(parts) >= 3 and parts[0] == "kernel_tests":
+        return parts[1]
+    return "(kernel_tests)"
+
+
 def progress(path: Path, result: Result) -> None:
     """Lower-bound counts from ``-q`` progress lines (a run killed by its cap writes no XML)."""
     text = path.read_text(errors="replace") if path.exists() else ""
@@ -160,8 +187,14 @@ def progress(path: Path, result: Result) -> None:
     result.skipped, result.errors = marks.count("s"), marks.count("E")
 
 
-def execute(run: Run, out: Path, cap: float, caches: Path) -> Result:
-    cache = caches / run.family
+def execute(run: Run, out: Path, cap: float, caches: Path, plugins: tuple[str, ...] = (),
+            env_extra: dict[str, str] | None = None, one_cache: bool = False) -> Result:
+    """Run one configuration in its own pytest process (``plugins``: extra ``-p`` modules,
+    ``env_extra``: extra environment, as the profile command adds its own). The Triton
+    cache is ``caches/<family>``, or ``caches`` itself for every run with ``one_cache``
+    (then ``cold`` empties the one cache and a later run is warm for what any earlier
+    run compiled)."""
+    cache = caches if one_cache else caches / run.family
     if run.cold:
         shutil.rmtree(cache, ignore_errors=True)
     cache.mkdir(parents=True, exist_ok=True)
@@ -170,6 +203,8 @@ def execute(run: Run, out: Path, cap: float, caches: Path) -> Result:
         stale.unlink(missing_ok=True)
     cmd = [sys.executable, "-m", "pytest", f"kernel_tests/{run.path}", "-q", "-p", "no:cacheprovider",
            "-p", "no:benchmark", "-p", "benchmarks.sample_items", "-rfE", f"--junitxml={xml}"]
+    for plugin in plugins:
+        cmd += ["-p", plugin]
     if run.mode == "full":
         cmd.append("--pairwise-mode=full")
     if run.workers:
@@ -178,9 +213,12 @@ def execute(run: Run, out: Path, cap: float, caches: Path) -> Result:
         cmd.append("--per-test-cleanup")
     if run.k:
         cmd += ["-k", run.k]
+    if run.nolog:
+        cmd += ["-p", "no:logging"]
     env = dict(os.environ, TRITON_CACHE_DIR=str(cache), HYPOTHESIS_PROFILE=os.environ.get("HYPOTHESIS_PROFILE", "ci"), SAMPLE_EVERY=str(run.sample),
                SAMPLE_COUNT_FILE=str(counts), PYTHONUNBUFFERED="1",
-               PYTHONPATH=f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+               PYTHONPATH=f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}", **(env_extra or {}))
+    entries_before = cache_entries(cache)
     t0 = time.perf_counter()
     with log.open("w") as fh:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT, start_new_session=True)
@@ -190,7 +228,8 @@ def execute(run: Run, out: Path, cap: float, caches: Path) -> Result:
             os.killpg(proc.pid, 9)
             proc.wait()
             rc = 124
-    result = Result(run=run, rc=rc, wall_s=round(time.perf_counter() - t0, 1), timeout=rc == 124)
+    result = Result(run=run, rc=rc, wall_s=round(time.perf_counter() - t0, 1), timeout=rc == 124,
+                    cache_added=cache_entries(cache) - entries_before)
     if xml.exists() and not result.timeout:
         junit(xml, result)
     else:
@@ -201,6 +240,11 @@ def execute(run: Run, out: Path, cap: float, caches: Path) -> Result:
     result.notes += [line for line in log.read_text(errors="replace").splitlines()
                      if line.startswith(("FAILED ", "ERROR "))][:3]
     return result
+
+
+def cache_entries(path: Path) -> int:
+    """Entries of a Triton cache directory (one per compiled kernel variant and its launcher)."""
+    return sum(1 for p in path.iterdir() if p.is_dir()) if path.is_dir() else 0
 
 
 def fmt(x: float | None, digits: int = 1) -> str:
@@ -262,15 +306,22 @@ def derive(results: list[Result]) -> list[str]:
 
 def render(results: list[Result], env: str, out: Path) -> str:
     md = ["```", env, "```", "",
-          "| run | mode | n | cache | clean-up | sample | passed | failed | skipped | errors | pytest s | summed case s | wall s | rc |",
-          "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+          ("| run | mode | n | cache | clean-up | sample | passed | failed | skipped | errors | pytest s | "
+           "summed case s | wall s | cache entries added | rc |"),
+          "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in results:
         rc = f"{r.rc} (cap: lower bound)" if r.timeout else str(r.rc)
         sample = f"1/{r.run.sample} of {r.collected}" if r.run.sample > 1 else "-"
-        md.append(f"| `{r.run.path}`{' -k ' + repr(r.run.k) if r.run.k else ''} | {r.run.mode} | {r.run.workers} | "
+        md.append(f"| `{r.run.path}`{' -k ' + repr(r.run.k) if r.run.k else ''}{' -p no:logging' if r.run.nolog else ''} "
+                  f"| {r.run.mode} | {r.run.workers} | "
                   f"{'cold' if r.run.cold else 'warm'} | {'per-test' if r.run.per_test else 'module'} | {sample} | "
                   f"{r.passed} | {r.failed} | {r.skipped} | {r.errors} | {fmt(r.pytest_s)} | {fmt(r.case_s)} | "
-                  f"{r.wall_s:.1f} | {rc} |")
+                  f"{r.wall_s:.1f} | {r.cache_added} | {rc} |")
+    per_family = [f"| `{r.run.text}` | {fam} | {int(cell[0])} | {cell[1]:.1f} |"
+                  for r in results if len(r.families) > 1 for fam, cell in sorted(r.families.items())]
+    if per_family:
+        md += ["", "Runs of several families, per family (JUnit):", "",
+               "| run | family | items | summed case s |", "|---|---|---:|---:|", *per_family]
     derived = derive(results)
     text = "\n".join([*md, "", *(["Derived:", "", *derived] if derived else [])]) + "\n"
     failures = [f"- `{r.run.text}`: {n}" for r in results for n in r.notes]
@@ -297,31 +348,50 @@ def environment() -> str:
     return (proc.stdout + proc.stderr).strip()
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_arguments(ap: argparse.ArgumentParser, out: Path, cap: float) -> None:
+    """The arguments gpu_bench.py and gpu_profile.py share."""
     ap.add_argument("runs", nargs="+", metavar="RUN")
-    ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out")
-    ap.add_argument("--cap", type=float, default=150.0, help="seconds per run (default 150)")
+    ap.add_argument("--out", type=Path, default=out)
+    ap.add_argument("--cap", type=float, default=cap, help=f"seconds per run (default {cap:g})")
     ap.add_argument("--budget", type=float, default=560.0, help="seconds for all runs (default 560)")
     ap.add_argument("--caches", type=Path, default=None, help="Triton cache root (default OUT/../triton-caches)")
+    ap.add_argument("--one-cache", action="store_true",
+                    help="one Triton cache for every run (cold empties it) instead of one per family")
     ap.add_argument("--install", action="store_true")
-    args = ap.parse_args(argv)
+
+
+def prepare(args: argparse.Namespace) -> tuple[list[Run], Path, str]:
+    """Parse the RUNs, make OUT, install if asked; returns (runs, cache root, environment)."""
     runs = [parse_run(t) for t in args.runs]
     args.out.mkdir(parents=True, exist_ok=True)
-    caches = args.caches or args.out.parent / "triton-caches"
+    caches: Path = args.caches or args.out.parent / "triton-caches"
     if args.install:
         subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "-e", "."],
                        cwd=ROOT, check=False)
     env = environment()
     print(env, flush=True)
+    return runs, caches, env
+
+
+def within_budget(runs: list[Run], budget: float) -> Iterator[tuple[Run, float]]:
+    """Each run with the seconds left of ``budget``; runs it cannot start are named and skipped."""
     start = time.perf_counter()
-    results: list[Result] = []
     for run in runs:
-        left = args.budget - (time.perf_counter() - start)
+        left = budget - (time.perf_counter() - start)
         if left < 10:
             print(f"budget spent: {run.text} not run", flush=True)
             continue
-        res = execute(run, args.out, min(args.cap, left), caches)
+        yield run, left
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(ap, ROOT / "benchmarks" / "out", 150.0)
+    args = ap.parse_args(argv)
+    runs, caches, env = prepare(args)
+    results: list[Result] = []
+    for run, left in within_budget(runs, args.budget):
+        res = execute(run, args.out, min(args.cap, left), caches, one_cache=args.one_cache)
         results.append(res)
         print(f"{run.text}: rc={res.rc} {res.passed} passed {res.failed} failed {res.skipped} skipped "
               f"pytest {fmt(res.pytest_s)} s wall {res.wall_s} s summed {fmt(res.case_s)} s", flush=True)

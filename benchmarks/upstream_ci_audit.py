@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -76,13 +77,18 @@ def declared(path: Path, name: str) -> Any:
 
 
 def report(paths: list[Path], option_axes: list[str] | None) -> dict[str, Any]:
-    """``pairwise-param report --format json --strength 2`` on ``paths``."""
+    """``pairwise-param report --format json --strength 2`` on ``paths``.
+
+    Collection needs no GPU: the subprocess sees none (``CUDA_VISIBLE_DEVICES=""``), so
+    on a GPU machine it does not initialize one (the kernel conftest then selects the
+    interpreter, which changes no test's parametrization)."""
     cmd = [sys.executable, "-m", "pairwise_param.cli", "report", "--format", "json", "--strength", "2",
            "--no-progress"]
     if option_axes:
         cmd += ["--option-axes", ",".join(option_axes)]
     cmd += [str(p.relative_to(ROOT)) for p in paths]
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, check=False)
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="", HIP_VISIBLE_DEVICES="")
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, check=False, env=env)
     if proc.returncode not in (0, 1):  # 1: below --fail-under (not used) -- anything else is an error
         raise SystemExit(f"upstream_ci_audit: {' '.join(cmd)} exited {proc.returncode}:\n{proc.stderr}")
     data: dict[str, Any] = json.loads(proc.stdout)
@@ -113,8 +119,11 @@ def family_rows(upstream: Path) -> list[list[str]]:
     suite_name = declared(upstream, "AUDIT_SUITE")
     suite = [upstream.parent / suite_name] if suite_name else sorted(upstream.parent.glob("test_*.py"))
     axes = declared(upstream, "AUDIT_OPTION_AXES")
-    theirs = sides(report([upstream], axes))
-    ours_data = report(suite, axes)
+    # one report (one process: one torch import) for both files; split by path
+    data = report([upstream, *suite], axes)
+    up_path = str(upstream.relative_to(ROOT))
+    theirs = sides({**data, "tests": [t for t in data["tests"] if t["path"] == up_path]})
+    ours_data = {**data, "tests": [t for t in data["tests"] if t["path"] != up_path]}
     ours = sides(ours_data)
     full = {t["function"]: t["full_product"] for t in ours_data["tests"]}
     rows = []

@@ -27,10 +27,17 @@ Layouts of ``scale``, ``shift`` and ``gate`` (:data:`LAYOUTS`): scalar (0-d or
 (batch stride, frame stride, channel stride, frame length) for one addressing rule
 ``b*sb + (l // frame)*sf + c*sc`` in the kernel; any strides are fine.
 
-Schedule: one program per row. A row of up to :data:`MAX_BLOCK_C` channels is one
-block held in registers; longer rows (10240 and up) loop over blocks, and later
-passes *recompute* ``r`` from the inputs (never re-read the rounded ``residual_out``).
-Any hidden size works (masked loads/stores), not only multiples of 5120.
+Schedule: one program per row; the row is read in blocks of ``BLOCK_C`` channels and
+later passes *recompute* ``r`` from the inputs (never re-read the rounded
+``residual_out``). Any hidden size works (masked loads/stores), not only multiples of
+5120. On a GPU every row loops over :data:`GPU_BLOCK_C`-channel blocks, and no size,
+stride or frame length is specialized (``do_not_specialize``): the compiled variants
+follow the options, not the shapes or layouts: the table tests compile at most 3 dtypes x
+2 norm types x {fused with or without a gate, norm alone} x {no affine, weight, weight
+and bias} = 54 variants, where a block sized from C (as before issue 22) made one per
+option row and hidden-size class. Under
+the interpreter, where compiling costs nothing and every interpreted op does, a row of
+up to :data:`MAX_BLOCK_C` channels is one block held in registers (``ONE_BLOCK``).
 
 Under the Triton interpreter (CPU) fp32 -> bf16 stores truncate; the kernel then rounds
 to nearest-even with integer ops first (constexpr ``ROUND_BF16``, off on GPUs).
@@ -68,6 +75,8 @@ NORM_TYPES = ("rms", "layer")
 LAYOUTS = ("scalar", "C", "1C", "B1C", "BLC", "BF1C")
 #: Largest block of channels one program holds at once; longer rows loop.
 MAX_BLOCK_C = 8192
+#: The block of channels on a GPU (every row loops over such blocks).
+GPU_BLOCK_C = 2048
 
 
 # --------------------------------------------------------------------------- kernels
@@ -111,7 +120,11 @@ def _store_residual(r, offs, mask, ro_row, ROUND_BF16: tl.constexpr):
     tl.store(ro_row + offs, r.to(ro_row.dtype.element_ty), mask=mask)
 
 
-@triton.jit
+@triton.jit(do_not_specialize=[
+    "L", "C", "stride_yb", "stride_yl", "stride_ob", "stride_ol", "stride_rb", "stride_rl", "stride_xb", "stride_xl",
+    "g_sb", "g_sf", "g_sc", "g_frame", "sc_sb", "sc_sf", "sc_sc", "sc_frame", "sh_sb", "sh_sf", "sh_sc", "sh_frame",
+    "stride_w", "stride_bias",
+])
 def _fused_norm_kernel(
     y_ptr, ro_ptr, res_ptr, x_ptr, g_ptr, w_ptr, b_ptr, sc_ptr, sh_ptr,
     L, C, eps,
@@ -314,10 +327,13 @@ def _check_device(op: str, x: torch.Tensor, **tensors: object) -> None:
 
 
 def _block_and_warps(channels: int) -> tuple[int, bool, int]:
-    """(BLOCK_C, one block?, num_warps): a power-of-two block of at most MAX_BLOCK_C."""
+    """(BLOCK_C, one block?, num_warps). On a GPU always :data:`GPU_BLOCK_C` and the
+    loop (one variant for every hidden size); under the interpreter a power-of-two
+    block of at most MAX_BLOCK_C, one block when it holds the row."""
+    if not is_interpreter():
+        return GPU_BLOCK_C, False, 4
     block = min(triton.next_power_of_2(channels), MAX_BLOCK_C)
-    warps = 4 if block <= 2048 else (8 if block <= 4096 else 16)
-    return block, block >= channels, warps
+    return block, block >= channels, 4
 
 
 _NO_GATE = Layout("none", 0, 0, 0, 1)

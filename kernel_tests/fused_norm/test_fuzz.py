@@ -1,6 +1,6 @@
 """Hypothesis shape fuzzing of the fused norms: options from the covering tables, shapes
 (B, L, C) drawn freely -- any hidden size, the block boundaries around
-``MAX_BLOCK_C``, any L (the per-frame layout uses ``cases.frames_for(L)`` frames).
+the block size in force (``GPU_BLOCK_C`` on a GPU, ``MAX_BLOCK_C`` under the interpreter), any L (the per-frame layout uses ``cases.frames_for(L)`` frames).
 
 Under the Triton interpreter shapes stay within the family's CPU budget (an ``assume``)
 and each item draws 3 examples; on a GPU they reach L = 512, C = 20000 and 8 examples.
@@ -14,7 +14,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from kernel_tests.fused_norm.cases import BUDGET, bias_needs_weight, check_fused, check_nss, gate_iff_layout
-from kernel_tests.fused_norm.kernels import MAX_BLOCK_C
+from kernel_tests.fused_norm.kernels import GPU_BLOCK_C, MAX_BLOCK_C
 from kernel_tests.fused_norm.test_fused_norm import FUSED_OPTIONS, NSS_OPTIONS
 from kernel_tests.support.platform import is_interpreter
 from pairwise_param import pairwise
@@ -23,7 +23,8 @@ SMALL = is_interpreter()
 B_MAX, L_MAX, C_MAX = (2, 4, 2048) if SMALL else (4, 512, 20000)
 FUZZ = settings(max_examples=3 if SMALL else 8)
 #: Hidden sizes at the block boundaries: one block, one block + 1 (two blocks), ...
-BOUNDARY_C = [1, MAX_BLOCK_C - 1, MAX_BLOCK_C, MAX_BLOCK_C + 1, 2 * MAX_BLOCK_C + 3]
+_BLOCK = MAX_BLOCK_C if SMALL else GPU_BLOCK_C
+BOUNDARY_C = [1, _BLOCK - 1, _BLOCK, _BLOCK + 1, 2 * _BLOCK + 3]
 SHAPE = {
     "B": st.integers(1, B_MAX),
     "L": st.integers(1, L_MAX),

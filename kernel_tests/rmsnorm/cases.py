@@ -22,6 +22,7 @@ from kernel_tests.rmsnorm.reference import reference_rmsnorm
 from kernel_tests.support.asserts import assert_close_verbose
 from kernel_tests.support.budget import InterpreterBudget
 from kernel_tests.support.inputs import generator, pad_rows, padding_of
+from kernel_tests.support.phases import phase
 
 _BASE = [2**n for n in range(14)]
 #: Upstream's BS_LIST, as written (2 and 4 appear twice).
@@ -76,20 +77,24 @@ def check_rmsnorm(backend, device: torch.device, batch: int, hidden: int, dtype:
     reason = backend.unsupported(dtype, hidden)
     if reason is not None:
         pytest.skip(reason)
-    x, weight = make_inputs(device, batch, hidden, dtype, padded, seed)
-    expected = reference_rmsnorm(x, weight, eps)
+    with phase("inputs"):
+        x, weight = make_inputs(device, batch, hidden, dtype, padded, seed)
+        if specify_out:
+            before = x.clone()
+            out = torch.empty((batch, hidden), dtype=dtype, device=device)
+    with phase("reference"):
+        expected = reference_rmsnorm(x, weight, eps)
     context = (f"rmsnorm[{backend.name}] batch={batch} hidden={hidden} dtype={dtype} "
                f"specify_out={specify_out} padded={padded}")
-    if specify_out:
-        before = x.clone()
-        out = torch.empty((batch, hidden), dtype=dtype, device=device)
-        got = backend.rmsnorm(x, weight, eps, out=out)
-        assert got is out, f"{context}: returned a tensor other than out"
-        assert torch.equal(x, before), f"{context}: x changed although out was given"
-    else:
-        got = backend.rmsnorm(x, weight, eps)
-        assert got is x, f"{context}: in place must return x itself"
-    if padded:
-        assert bool(padding_of(x).isnan().all()), f"{context}: the kernel wrote into x's row padding"
+    with phase("kernel"):
+        got = backend.rmsnorm(x, weight, eps, out=out) if specify_out else backend.rmsnorm(x, weight, eps)
     atol, rtol = tolerance(dtype)
-    assert_close_verbose(got, expected, atol, rtol, context=context)
+    with phase("compare"):
+        if specify_out:
+            assert got is out, f"{context}: returned a tensor other than out"
+            assert torch.equal(x, before), f"{context}: x changed although out was given"
+        else:
+            assert got is x, f"{context}: in place must return x itself"
+        if padded:
+            assert bool(padding_of(x).isnan().all()), f"{context}: the kernel wrote into x's row padding"
+        assert_close_verbose(got, expected, atol, rtol, context=context)

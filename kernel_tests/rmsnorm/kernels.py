@@ -16,9 +16,14 @@ Schedule: one program normalizes ``BLOCK_ROWS`` rows; each row is read in blocks
 ``BLOCK`` columns (at most :data:`MAX_BLOCK`), so any hidden size works: a first loop
 sums squares in fp32, a second loop scales and stores. In place is safe: every row is
 read completely before its first store, and rows never share a program.
+
+Compiled variants follow the dtype, not the shape: the sizes and strides are never
+specialized (``do_not_specialize``) and on a GPU the tile is one of :data:`GPU_TILES`,
+chosen from the hidden size alone (before issue 22 the tile followed the batch as well,
+and the integer arguments' divisibility: a variant per (batch, hidden) class).
 Under the interpreter bf16 outputs are rounded to nearest-even before the store (see
 :mod:`kernel_tests.support.triton_helpers`), and programs take more rows (fewer
-interpreted programs).
+interpreted programs; compiling is not a cost there).
 """
 
 from __future__ import annotations
@@ -35,12 +40,14 @@ from kernel_tests.support.triton_helpers import round_fp32_to_bf16_rne
 DTYPES = (torch.float16, torch.bfloat16, torch.float32)
 #: Widest column block; wider rows loop over blocks.
 MAX_BLOCK = 4096
-#: Elements one program covers per block (rows x columns): GPU / interpreter.
-GPU_TILE = 4096
+#: The GPU tiles (BLOCK_ROWS, BLOCK), 4096 elements each: the first whose BLOCK holds the
+#: row, else the last (whose BLOCK the row loops over).
+GPU_TILES = ((16, 256), (4, 1024), (1, MAX_BLOCK))
+#: Elements one program covers per block (rows x columns) under the interpreter.
 INTERPRETER_TILE = 1 << 16
 
 
-@triton.jit
+@triton.jit(do_not_specialize=["n_rows", "hidden", "stride_x", "stride_out"])
 def _rmsnorm_kernel(
     x_ptr, w_ptr, out_ptr, n_rows, hidden, stride_x, stride_out, eps,
     BLOCK_ROWS: tl.constexpr, BLOCK: tl.constexpr, ROUND_BF16: tl.constexpr,
@@ -135,12 +142,15 @@ def _check(x: object, weight: object, eps: object, out: object) -> tuple[torch.T
 
 
 def plan(batch: int, hidden: int, interpreter: bool) -> tuple[int, int]:
-    """(BLOCK_ROWS, BLOCK): the column block (power of two, at most MAX_BLOCK) and how
-    many rows one program takes so that a tile holds about GPU_TILE / INTERPRETER_TILE
-    elements (never more rows than the batch, rounded up to a power of two)."""
+    """(BLOCK_ROWS, BLOCK). On a GPU one of :data:`GPU_TILES`, from the hidden size only
+    (the batch is masked), so a shape never compiles a new variant. Under the
+    interpreter the column block is the row's power of two (at most MAX_BLOCK) and a
+    tile holds about INTERPRETER_TILE elements, never more rows than the batch (rounded
+    up to a power of two): interpreted work is per element of the tile, masked or not."""
+    if not interpreter:
+        return next((t for t in GPU_TILES if hidden <= t[1]), GPU_TILES[-1])
     block = min(triton.next_power_of_2(hidden), MAX_BLOCK)
-    tile = INTERPRETER_TILE if interpreter else GPU_TILE
-    rows = max(1, min(tile // block, triton.next_power_of_2(max(batch, 1))))
+    rows = max(1, min(INTERPRETER_TILE // block, triton.next_power_of_2(max(batch, 1))))
     return rows, block
 
 

@@ -29,6 +29,7 @@ from kernel_tests.rope.reference import create_cos_sin_cache, reference_rope
 from kernel_tests.support.asserts import assert_close_verbose
 from kernel_tests.support.budget import InterpreterBudget
 from kernel_tests.support.inputs import generator
+from kernel_tests.support.phases import phase
 from kernel_tests.support.platform import is_interpreter
 
 # ----------------------------------------------------------------------------- upstream's axes
@@ -151,24 +152,29 @@ def check_rope(backend: RopeBackend, device: torch.device, batch: int, q_heads: 
                seed: int = 0, max_pos: int | None = None) -> None:
     """RoPE in place on random q/k, once per layout, against the reference: rotated
     channels within tolerance, channels beyond ``rope_dim`` bit-identical."""
-    gen = generator(seed, device)
-    cache = cos_sin_cache(rope_dim, max_pos, device)
-    q = randn((batch, q_heads, head_dim), dtype, gen, device)
-    k = randn((batch, kv_heads, head_dim), dtype, gen, device)
-    positions = torch.randint(0, cache.shape[0], (batch,), generator=gen, device=device).to(pos_dtype)
-    q_ref, k_ref = reference_rope(q, k, cache, positions, is_neox=is_neox)
+    with phase("inputs"):
+        gen = generator(seed, device)
+        cache = cos_sin_cache(rope_dim, max_pos, device)
+        q = randn((batch, q_heads, head_dim), dtype, gen, device)
+        k = randn((batch, kv_heads, head_dim), dtype, gen, device)
+        positions = torch.randint(0, cache.shape[0], (batch,), generator=gen, device=device).to(pos_dtype)
+    with phase("reference"):
+        q_ref, k_ref = reference_rope(q, k, cache, positions, is_neox=is_neox)
     atol, rtol = tolerance(dtype)
     for layout in layouts:
-        q1, k1 = q.clone(), k.clone()
+        with phase("inputs"):
+            q1, k1 = q.clone(), k.clone()
         head_dim_arg = head_dim if layout == "flat" else 0
-        backend.apply_rope_inplace(_operand(q1, layout, rope_dim), _operand(k1, layout, rope_dim), cache,
-                                   positions, is_neox=is_neox, head_dim=head_dim_arg)
+        with phase("kernel"):
+            backend.apply_rope_inplace(_operand(q1, layout, rope_dim), _operand(k1, layout, rope_dim), cache,
+                                       positions, is_neox=is_neox, head_dim=head_dim_arg)
         where = (f"{backend.name} rope batch={batch} heads={q_heads}/{kv_heads} rope_dim={rope_dim} "
                  f"head_dim={head_dim} neox={is_neox} {layout}")
-        assert_close_verbose(q1, q_ref, atol, rtol, context=f"{where}: q")
-        assert_close_verbose(k1, k_ref, atol, rtol, context=f"{where}: k")
-        assert bitwise_equal(q1[..., rope_dim:], q[..., rope_dim:]), f"{where}: q channels >= rope_dim changed"
-        assert bitwise_equal(k1[..., rope_dim:], k[..., rope_dim:]), f"{where}: k channels >= rope_dim changed"
+        with phase("compare"):
+            assert_close_verbose(q1, q_ref, atol, rtol, context=f"{where}: q")
+            assert_close_verbose(k1, k_ref, atol, rtol, context=f"{where}: k")
+            assert bitwise_equal(q1[..., rope_dim:], q[..., rope_dim:]), f"{where}: q channels >= rope_dim changed"
+            assert bitwise_equal(k1[..., rope_dim:], k[..., rope_dim:]), f"{where}: k channels >= rope_dim changed"
 
 
 def check_fused_store(backend: RopeBackend, device: torch.device, batch: int, q_heads: int, kv_heads: int,
@@ -180,35 +186,39 @@ def check_fused_store(backend: RopeBackend, device: torch.device, batch: int, q_
     holds v bit for bit, v is unchanged and every other cache row is still zero."""
     if layout == "flat":
         raise ValueError("the fused store takes 3-D q/k/v (upstream has no head_dim= form for it)")
-    gen = generator(seed, device)
-    cache = cos_sin_cache(rope_dim, max_pos, device)
-    q = randn((batch, q_heads, head_dim), dtype, gen, device)
-    k = randn((batch, kv_heads, head_dim), dtype, gen, device)
-    v = randn((batch, kv_heads, head_dim), dtype, gen, device)
-    positions = torch.randint(0, cache.shape[0], (batch,), generator=gen, device=device).to(pos_dtype)
-    rows = kv_cache_rows(batch)
-    out_loc = torch.randperm(rows, generator=gen, device=device)[:batch].to(pos_dtype)
-    q_ref, k_ref = reference_rope(q, k, cache, positions, is_neox=is_neox)
-    width = rope_dim if layout == "view" else head_dim  # the head size the op sees
-    k_cache = torch.zeros((rows, kv_heads * width), dtype=dtype, device=device)
-    v_cache = torch.zeros_like(k_cache)
-    q1, k1, v1 = q.clone(), k.clone(), v.clone()
-    backend.apply_rope_inplace_with_kvcache(
-        _operand(q1, layout, rope_dim), _operand(k1, layout, rope_dim), _operand(v1, layout, rope_dim),
-        k_cache, v_cache, cache, positions, out_loc, is_neox=is_neox)
+    with phase("inputs"):
+        gen = generator(seed, device)
+        cache = cos_sin_cache(rope_dim, max_pos, device)
+        q = randn((batch, q_heads, head_dim), dtype, gen, device)
+        k = randn((batch, kv_heads, head_dim), dtype, gen, device)
+        v = randn((batch, kv_heads, head_dim), dtype, gen, device)
+        positions = torch.randint(0, cache.shape[0], (batch,), generator=gen, device=device).to(pos_dtype)
+        rows = kv_cache_rows(batch)
+        out_loc = torch.randperm(rows, generator=gen, device=device)[:batch].to(pos_dtype)
+        width = rope_dim if layout == "view" else head_dim  # the head size the op sees
+        k_cache = torch.zeros((rows, kv_heads * width), dtype=dtype, device=device)
+        v_cache = torch.zeros_like(k_cache)
+        q1, k1, v1 = q.clone(), k.clone(), v.clone()
+    with phase("reference"):
+        q_ref, k_ref = reference_rope(q, k, cache, positions, is_neox=is_neox)
+    with phase("kernel"):
+        backend.apply_rope_inplace_with_kvcache(
+            _operand(q1, layout, rope_dim), _operand(k1, layout, rope_dim), _operand(v1, layout, rope_dim),
+            k_cache, v_cache, cache, positions, out_loc, is_neox=is_neox)
     atol, rtol = tolerance(dtype)
     where = (f"{backend.name} fused store batch={batch} heads={q_heads}/{kv_heads} rope_dim={rope_dim} "
              f"head_dim={head_dim} neox={is_neox} {layout}")
-    assert_close_verbose(q1, q_ref, atol, rtol, context=f"{where}: q")
-    assert_close_verbose(k1, k_ref, atol, rtol, context=f"{where}: k")
-    assert bitwise_equal(q1[..., rope_dim:], q[..., rope_dim:]), f"{where}: q channels >= rope_dim changed"
-    assert bitwise_equal(v1, v), f"{where}: v was modified"
-    loc = out_loc.long()
-    assert_close_verbose(k_cache[loc], k_ref[..., :width].reshape(batch, -1), atol, rtol,
-                         context=f"{where}: k_cache[out_loc]")
-    assert bitwise_equal(k_cache[loc].view(batch, kv_heads, width)[..., rope_dim:], k[..., rope_dim:width]), \
-        f"{where}: k_cache channels >= rope_dim are not k's"
-    assert bitwise_equal(v_cache[loc], v[..., :width].reshape(batch, -1)), f"{where}: v_cache[out_loc] != v"
-    k_cache[loc] = 0
-    v_cache[loc] = 0
-    assert not bool(k_cache.any()) and not bool(v_cache.any()), f"{where}: a cache row outside out_loc was written"
+    with phase("compare"):
+        assert_close_verbose(q1, q_ref, atol, rtol, context=f"{where}: q")
+        assert_close_verbose(k1, k_ref, atol, rtol, context=f"{where}: k")
+        assert bitwise_equal(q1[..., rope_dim:], q[..., rope_dim:]), f"{where}: q channels >= rope_dim changed"
+        assert bitwise_equal(v1, v), f"{where}: v was modified"
+        loc = out_loc.long()
+        assert_close_verbose(k_cache[loc], k_ref[..., :width].reshape(batch, -1), atol, rtol,
+                             context=f"{where}: k_cache[out_loc]")
+        assert bitwise_equal(k_cache[loc].view(batch, kv_heads, width)[..., rope_dim:], k[..., rope_dim:width]), \
+            f"{where}: k_cache channels >= rope_dim are not k's"
+        assert bitwise_equal(v_cache[loc], v[..., :width].reshape(batch, -1)), f"{where}: v_cache[out_loc] != v"
+        k_cache[loc] = 0
+        v_cache[loc] = 0
+        assert not bool(k_cache.any()) and not bool(v_cache.any()), f"{where}: a cache row outside out_loc was written"

@@ -28,9 +28,19 @@ strides and ranges; each message names the op, the argument, the value and what 
 expected. Positions and cache slots are range-checked on the host (one device sync): an
 out-of-range index would otherwise read or write outside the tensors.
 
+Compiled variants follow the options, not the shapes: no size or stride (nor the
+rotated half width) is specialized (``do_not_specialize``), and on a GPU a program's
+tile is ``[BLOCK_T, GPU_BLOCK_H, BLOCK_R]`` with ``BLOCK_R`` the first of
+:data:`GPU_BLOCK_R` that holds half the rotary width (wider: its power of two) and
+``BLOCK_T`` filling 4096 elements, so a new
+batch size, head count or head size never compiles a new variant (before issue 22 the
+tile followed the token and head counts and the half width was a constexpr: RoPE's full
+product compiled new variants to the end of a 170 s call on an H200).
+
 Under the Triton interpreter (``TRITON_INTERPRET=1``) fp32 -> bf16 stores truncate, so
 the kernel rounds to nearest-even with integer ops first (a constexpr flag; the GPU
-path is untouched), and the tiles are larger (fewer interpreted programs).
+path is untouched), and the tiles follow the tokens and heads (fewer interpreted
+programs; compiling is not a cost there).
 """
 
 from __future__ import annotations
@@ -57,6 +67,11 @@ POSITION_DTYPES = (torch.int32, torch.int64)
 #: Elements of each rotated half per program (x1 and x2 tiles): GPU / interpreter.
 _TILE_GPU = 4096
 _TILE_INTERPRETER = 1 << 16
+#: Heads per program on a GPU (masked beyond the head count).
+GPU_BLOCK_H = 16
+#: BLOCK_R on a GPU: the first that holds half the rotary width (rotary_dim <= 128 or
+#: <= 512, every width upstream tests); a wider half gets its power of two.
+GPU_BLOCK_R = (64, 256)
 #: Channels copied per step by the fused store (k tail beyond rotary_dim, all of v).
 _COPY_BLOCK = 128
 
@@ -64,11 +79,12 @@ _COPY_BLOCK = 128
 # --------------------------------------------------------------------------- kernels
 
 
-@triton.jit
+@triton.jit(do_not_specialize=["T", "H", "D", "HALF", "stride_xt", "stride_xh", "stride_cache", "stride_vt",
+                               "stride_vh", "stride_kc", "stride_vc"])
 def _rope_kernel(
     x_ptr, cache_ptr, pos_ptr, v_ptr, k_cache_ptr, v_cache_ptr, loc_ptr,
-    T, H, D, stride_xt, stride_xh, stride_cache, stride_vt, stride_vh, stride_kc, stride_vc,
-    HALF: tl.constexpr, IS_NEOX: tl.constexpr, STORE: tl.constexpr, ROUND_BF16: tl.constexpr,
+    T, H, D, HALF, stride_xt, stride_xh, stride_cache, stride_vt, stride_vh, stride_kc, stride_vc,
+    IS_NEOX: tl.constexpr, STORE: tl.constexpr, ROUND_BF16: tl.constexpr,
     BLOCK_T: tl.constexpr, BLOCK_H: tl.constexpr, BLOCK_R: tl.constexpr, COPY_BLOCK: tl.constexpr,
 ):
     """Rotate a [BLOCK_T tokens, BLOCK_H heads] tile of x in place; with STORE also write
@@ -247,9 +263,15 @@ def _check_qk(op: str, q: object, k: object, cos_sin_cache: object, positions: o
 
 
 def _blocks(num_tokens: int, heads: int, half: int) -> tuple[int, int, int]:
-    """(BLOCK_T, BLOCK_H, BLOCK_R): BLOCK_R covers a rotated half; tokens x heads fill the
-    tile (larger under the interpreter: fewer programs). All powers of two."""
-    tile = _TILE_INTERPRETER if is_interpreter() else _TILE_GPU
+    """(BLOCK_T, BLOCK_H, BLOCK_R): BLOCK_R covers a rotated half, all powers of two. On
+    a GPU the tile depends on the half width alone (tokens and heads are masked: see the
+    module docstring); under the interpreter tokens x heads fill a larger tile, never
+    more than the case has (fewer interpreted programs)."""
+    if not is_interpreter():
+        block_r = next((b for b in GPU_BLOCK_R if half <= b), triton.next_power_of_2(half))
+        block_h = min(GPU_BLOCK_H, max(1, _TILE_GPU // block_r))
+        return max(1, _TILE_GPU // (block_r * block_h)), block_h, block_r
+    tile = _TILE_INTERPRETER
     block_r = triton.next_power_of_2(half)
     block_h = min(triton.next_power_of_2(heads), max(1, tile // block_r))
     block_t = min(triton.next_power_of_2(max(num_tokens, 1)), max(1, tile // (block_r * block_h)))
@@ -277,9 +299,9 @@ def _launch(x: torch.Tensor, cache: torch.Tensor, pos: torch.Tensor, rot: int, i
     grid = (triton.cdiv(num_tokens, block_t), triton.cdiv(heads, block_h))
     _rope_kernel[grid](
         x, cache, pos, v, k_cache, v_cache, loc,
-        num_tokens, heads, head_size, x.stride(0), x.stride(1), cache.stride(0),
+        num_tokens, heads, head_size, half, x.stride(0), x.stride(1), cache.stride(0),
         v.stride(0), v.stride(1), k_cache.stride(0), v_cache.stride(0),
-        HALF=half, IS_NEOX=bool(is_neox), STORE=store is not None,
+        IS_NEOX=bool(is_neox), STORE=store is not None,
         ROUND_BF16=is_interpreter() and x.dtype == torch.bfloat16,
         BLOCK_T=block_t, BLOCK_H=block_h, BLOCK_R=block_r, COPY_BLOCK=_COPY_BLOCK,
         num_warps=_num_warps(block_t * block_h * block_r),

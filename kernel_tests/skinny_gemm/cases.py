@@ -25,6 +25,7 @@ from kernel_tests.support.asserts import assert_close_verbose
 from kernel_tests.support.budget import InterpreterBudget
 from kernel_tests.support.inputs import generator, pad_rows, uniform
 from kernel_tests.support.marks import requires
+from kernel_tests.support.phases import phase
 from kernel_tests.support.platform import has_fp8
 
 DTYPES = [torch.bfloat16, torch.float16]
@@ -136,56 +137,73 @@ BUDGET = InterpreterBudget(env="KERNEL_TESTS_CPU_BUDGET", default=2e7, cost=inte
 
 
 def check_llmm1(backend, device, n, k, m, dtype, rows_per_block, seed) -> None:
-    gen = generator(seed, device)
-    # Positive inputs, as upstream (its TODO: zero-centred ones break LLMM1's partial sums).
-    act = torch.rand((n, k), generator=gen, device=device).to(dtype)
-    weight = torch.rand((m, k), generator=gen, device=device).to(dtype)
-    out = backend.LLMM1(weight, act, rows_per_block)
+    with phase("inputs"):
+        gen = generator(seed, device)
+        # Positive inputs, as upstream (its TODO: zero-centred ones break LLMM1's partial sums).
+        act = torch.rand((n, k), generator=gen, device=device).to(dtype)
+        weight = torch.rand((m, k), generator=gen, device=device).to(dtype)
+    with phase("kernel"):
+        out = backend.LLMM1(weight, act, rows_per_block)
+    with phase("reference"):
+        ref = linear_ref(act, weight)
     atol, rtol = tol_llmm1(dtype)
-    assert_close_verbose(out, linear_ref(act, weight), atol, rtol, context=f"LLMM1 n={n} k={k} m={m}")
+    with phase("compare"):
+        assert_close_verbose(out, ref, atol, rtol, context=f"LLMM1 n={n} k={k} m={m}")
 
 
 def check_wvsplitk(backend, device, cu_count, n, k, m, dtype, padded_a, padded_b, bias_mode, xnorm, seed) -> None:
-    gen = generator(seed, device)
-    scale = xavier(k, xnorm)
-    act = (uniform((n, k), gen, device) * scale).to(dtype)
-    weight = (uniform((m, k), gen, device) * scale).to(dtype)
-    bias = make_bias(bias_mode, n, m, dtype, gen, device)
-    if padded_a:
-        act = pad_rows(act)
-    if padded_b:
-        weight = pad_rows(weight)
-    out = backend.wvSplitK(weight, act, cu_count, bias)
+    with phase("inputs"):
+        gen = generator(seed, device)
+        scale = xavier(k, xnorm)
+        act = (uniform((n, k), gen, device) * scale).to(dtype)
+        weight = (uniform((m, k), gen, device) * scale).to(dtype)
+        bias = make_bias(bias_mode, n, m, dtype, gen, device)
+        if padded_a:
+            act = pad_rows(act)
+        if padded_b:
+            weight = pad_rows(weight)
+    with phase("kernel"):
+        out = backend.wvSplitK(weight, act, cu_count, bias)
+    with phase("reference"):
+        ref = linear_ref(act, weight, bias)
     atol, rtol = tol_wvsplitk(dtype, k)
-    assert_close_verbose(out, linear_ref(act, weight, bias), atol, rtol,
-                         context=f"wvSplitK n={n} k={k} m={m}")
+    with phase("compare"):
+        assert_close_verbose(out, ref, atol, rtol, context=f"wvSplitK n={n} k={k} m={m}")
 
 
 def check_wvsplitkrc(backend, device, cu_count, n, k, m, dtype, padded_a, bias_mode, xnorm, seed) -> None:
-    gen = generator(seed, device)
-    scale = xavier(k, xnorm)
-    act = (torch.randn((n, k), generator=gen, device=device) * scale).to(dtype)
-    weight = (torch.randn((m, k), generator=gen, device=device) * scale).to(dtype)
-    if padded_a:
-        act = pad_rows(act)
-    bias = make_bias(bias_mode, n, m, dtype, gen, device)
-    out = backend.wvSplitKrc(act, weight, cu_count, bias)
+    with phase("inputs"):
+        gen = generator(seed, device)
+        scale = xavier(k, xnorm)
+        act = (torch.randn((n, k), generator=gen, device=device) * scale).to(dtype)
+        weight = (torch.randn((m, k), generator=gen, device=device) * scale).to(dtype)
+        if padded_a:
+            act = pad_rows(act)
+        bias = make_bias(bias_mode, n, m, dtype, gen, device)
+    with phase("kernel"):
+        out = backend.wvSplitKrc(act, weight, cu_count, bias)
+    with phase("reference"):
+        ref = linear_ref(act, weight, bias)
     atol, rtol = tol_wvsplitkrc(dtype, xnorm, bias is not None)
-    assert_close_verbose(out, linear_ref(act, weight, bias), atol, rtol,
-                         context=f"wvSplitKrc n={n} k={k} m={m}")
+    with phase("compare"):
+        assert_close_verbose(out, ref, atol, rtol, context=f"wvSplitKrc n={n} k={k} m={m}")
 
 
 def check_wvsplitk_fp8(backend, device, cu_count, n, k, m, dtype, padded_a, padded_b, biased, xnorm, seed) -> None:
-    gen = generator(seed, device)
-    scale = xavier(k, xnorm)
-    act, scale_a = quantize_fp8_per_tensor(uniform((n, k), gen, device).mul_(scale), inplace=True)
-    weight, scale_b = quantize_fp8_per_tensor(uniform((m, k), gen, device).mul_(scale), inplace=True)
-    if padded_a:
-        act = pad_rows(act)
-    if padded_b:
-        weight = pad_rows(weight)
-    bias = uniform((m,), gen, device).to(dtype) if biased else None
-    out = backend.wvSplitKQ(weight, act, dtype, scale_a, scale_b, cu_count, bias)
+    with phase("inputs"):
+        gen = generator(seed, device)
+        scale = xavier(k, xnorm)
+        act, scale_a = quantize_fp8_per_tensor(uniform((n, k), gen, device).mul_(scale), inplace=True)
+        weight, scale_b = quantize_fp8_per_tensor(uniform((m, k), gen, device).mul_(scale), inplace=True)
+        if padded_a:
+            act = pad_rows(act)
+        if padded_b:
+            weight = pad_rows(weight)
+        bias = uniform((m,), gen, device).to(dtype) if biased else None
+    with phase("kernel"):
+        out = backend.wvSplitKQ(weight, act, dtype, scale_a, scale_b, cu_count, bias)
+    with phase("reference"):
+        ref = scaled_fp8_gemm_ref(act, weight, scale_a, scale_b, bias)
     atol, rtol = tol_wvsplitk_fp8(k, xnorm)
-    ref = scaled_fp8_gemm_ref(act, weight, scale_a, scale_b, bias)
-    assert_close_verbose(out, ref, atol, rtol, context=f"wvSplitKQ n={n} k={k} m={m}")
+    with phase("compare"):
+        assert_close_verbose(out, ref, atol, rtol, context=f"wvSplitKQ n={n} k={k} m={m}")

@@ -22,6 +22,13 @@ Rows may be padded (row stride larger than ``k``, as upstream's ``pad_fp8`` does
 last dimension must be contiguous. Results are deterministic: split-K partial sums go to
 an fp32 workspace and a second kernel adds them in a fixed order (no atomics).
 
+Compiled variants follow the options (dtypes, bias, scales), not the shapes: no size,
+stride or split count is specialized (``do_not_specialize``; the bias strides stay,
+they are the bias mode), the GPU tiles are fixed per op, and on a GPU the split-K ops
+always reduce through the workspace, also when a shape needs one split (before issue
+22, integer divisibility and the one-split shortcut gave every option row a variant per
+shape class).
+
 Under the Triton interpreter (``TRITON_INTERPRET=1``, CPU) three gaps are worked around
 inside the kernels, switched by constexpr flags so the GPU code path is untouched:
 bf16 ``tl.dot`` is wrong (operands are upcast to fp32 and the dot runs in IEEE fp32),
@@ -85,7 +92,8 @@ def _epilogue(
     tl.store(out_ptrs, acc.to(out_ptr.dtype.element_ty), mask=mask)
 
 
-@triton.jit
+@triton.jit(do_not_specialize=["N", "M", "K", "K_PER_SPLIT", "stride_an", "stride_wm", "stride_on", "stride_bn",
+                               "stride_ws_s", "stride_ws_n"])
 def _skinny_gemm_kernel(
     a_ptr, w_ptr, out_ptr, ws_ptr, bias_ptr, scale_a_ptr, scale_b_ptr,
     N, M, K, K_PER_SPLIT,
@@ -132,7 +140,7 @@ def _skinny_gemm_kernel(
                   scale_a_ptr, scale_b_ptr, N, M, HAS_BIAS, HAS_SCALE, ROUND_BF16)
 
 
-@triton.jit
+@triton.jit(do_not_specialize=["N", "M", "SPLITS", "stride_ws_s", "stride_ws_n", "stride_on", "stride_bn"])
 def _splitk_reduce_kernel(
     ws_ptr, out_ptr, bias_ptr, scale_a_ptr, scale_b_ptr,
     N, M, SPLITS,
@@ -247,6 +255,7 @@ class _Plan:
     k_per_split: int
     splits: int
     n_groups: int
+    split_k: bool = True  # a split-K op (reduces through the workspace); LLMM1 is not
 
 
 def _plan_split_k(n: int, k: int, m: int, cu_count: int) -> _Plan:
@@ -282,7 +291,9 @@ def _launch(act: torch.Tensor, weight: torch.Tensor, out: torch.Tensor, bias: to
     stride_bn = 0 if bias is None or bias.dim() == 1 else bias.stride(0)
     stride_bm = 0 if bias is None else bias.stride(-1)
     sa, sb = scales if scales is not None else (out, out)
-    use_ws = plan.splits > 1
+    # Split-K ops reduce through the workspace on a GPU even with one split (one compiled
+    # schedule for every shape); the interpreter skips the reduce launch when it can.
+    use_ws = plan.splits > 1 or (plan.split_k and not interp)
     if use_ws:
         n_ws = plan.n_groups * plan.block_n
         need = plan.splits * n_ws * m
@@ -362,7 +373,7 @@ def LLMM1(weight: torch.Tensor, act: torch.Tensor, rows_per_block: int) -> torch
         block_m, block_k = max(rows_per_block, min(256, _next_pow2(m))), min(1024, max(16, _next_pow2(k)))
     else:
         block_m, block_k = max(rows_per_block, 16) * 4, 128
-    plan = _Plan(16, block_m, block_k, triton.cdiv(k, block_k) * block_k, 1, 1)
+    plan = _Plan(16, block_m, block_k, triton.cdiv(k, block_k) * block_k, 1, 1, split_k=False)
     out = torch.empty((n, m), dtype=act.dtype, device=act.device)
     return _launch(act, weight, out, None, None, plan)
 

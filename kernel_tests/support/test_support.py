@@ -106,3 +106,30 @@ def test_pad_rows_and_padding_of():
         padding_of(t)
     with pytest.raises(ValueError, match="multiple of the element size"):
         pad_rows(t, pad_bytes=6)
+
+
+def test_phases_record_only_when_switched_on():
+    from kernel_tests.support import phases
+
+    profiling = phases.recording()  # the profile command's recorder, when this runs under it
+    phases.stop_recording()
+    with phases.phase("kernel"):  # off: nothing recorded, no error
+        pass
+    syncs = []
+    rec = phases.start_recording(sync=lambda: syncs.append(1))
+    try:
+        with phases.phase("inputs"):
+            pass
+        with phases.phase("compare"):
+            pass
+        assert len(syncs) == 4  # the device is synchronized at each edge
+        nested = pytest.raises(RuntimeError, match=r"phase\('kernel'\) opened inside phase\('inputs'\)")
+        with nested, phases.phase("inputs"), phases.phase("kernel"):
+            pass
+        totals = rec.take()
+        assert set(totals) == set(phases.PHASES) and totals["inputs"] > 0 and totals["kernel"] == 0
+        assert rec.take()["inputs"] == 0  # take() starts new sums
+    finally:
+        phases.stop_recording(profiling)
+    with pytest.raises(ValueError, match="expected one of inputs, kernel, reference, compare"):
+        phases.phase("compile")
