@@ -7,7 +7,8 @@ with ``benchmarks/stubenv`` first on ``PYTHONPATH``: its ``sitecustomize.py`` su
 modules for the suite's own packages and for anything a suite file imports that is not
 installed (see that file), and its ``pwstub_progress`` plugin records how far collection
 got.  pytest runs conftest-free and config-free (``--noconftest``, an empty ini,
-``--rootdir`` = the checkout, through ``PYTEST_ADDOPTS`` so that ``pairwise-param report``
+``--rootdir`` = the checkout, ``--import-mode=importlib`` with the test folders on
+``PYTHONPATH``, through ``PYTEST_ADDOPTS`` so that ``pairwise-param report``
 gets the same), with the checkout on ``PYTHONPATH`` for ``from tests.x import ...``.
 What collects is therefore the decorators' own tables: items counts are those of this
 stubbed environment, not of a GPU machine (a ``parametrize`` over a stub collects empty).
@@ -65,13 +66,18 @@ def environment(suite: Suite, root: Path, workdir: Path, *, fake_cuda: bool = Fa
     ini = workdir / "pwstub.ini"
     ini.write_text("[pytest]\n", encoding="utf-8")
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(STUBENV), str(co), *filter(None, [os.environ.get("PYTHONPATH")])])
+    # importlib mode: tests/ and hopper/ of flash-attention hold files of the same basename
+    # (prepend mode reports those as "import file mismatch"); the test folders go on the
+    # path instead, for their sibling imports (``from test_util import ...``)
+    tests = [str(co / t) for t in suite.tests if (co / t).is_dir()]
+    env["PYTHONPATH"] = os.pathsep.join([str(STUBENV), str(co), *tests,
+                                         *filter(None, [os.environ.get("PYTHONPATH")])])
     env["PWSTUB_FORCE"] = ",".join(suite.packages)
     env["PWSTUB_ROOTS"] = os.pathsep.join([str(co), *map(str, extra_roots)])
     if fake_cuda:
         env["PWSTUB_FAKE_CUDA"] = "1"
     env["PYTEST_ADDOPTS"] = (f"--noconftest -c {ini} --rootdir {co} -p no:cacheprovider -p pwstub_progress "
-                             "-W ignore::pytest.PytestUnknownMarkWarning")
+                             "--import-mode=importlib -W ignore::pytest.PytestUnknownMarkWarning")
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
