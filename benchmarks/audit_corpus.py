@@ -104,11 +104,10 @@ def score(root: Path, suites: list[str] | None) -> tuple[list[Result], list[str]
     return results, missing
 
 
-def _ratio(a: int, b: int) -> str:
-    return f"{a / b:.3f}" if b else "-"
 
-
-def summary(results: list[Result]) -> str:
+def summary(results: list[Result], confident_only: bool = False) -> str:
+    """Per suite and in total; ``confident_only``: leave out the entries labelled unsure."""
+    results = [r for r in results if r.confident or not confident_only]
     by: dict[str, list[Result]] = defaultdict(list)
     for r in results:
         by[r.suite].append(r)
@@ -127,8 +126,8 @@ def summary(results: list[Result]) -> str:
         unsure = sum(not r.confident for r in rs)
         lines.append(
             f"| {'**all**' if name == 'all' else name} | {len(rs)} | {n_case} / {len(rs) - n_case} ({unsure}) "
-            f"| {tp + fp} / {rule_opt} / {sum(r.rule == 'uncertain' for r in rs)} | {_ratio(tp, tp + fp)} "
-            f"| {_ratio(tp, tp + fn)} | {alarms} of {rule_opt} audited | {quiet} | {fp} |"
+            f"| {tp + fp} / {rule_opt} / {sum(r.rule == 'uncertain' for r in rs)} | {store.ratio(tp, tp + fp)} "
+            f"| {store.ratio(tp, tp + fn)} | {alarms} of {rule_opt} audited | {quiet} | {fp} |"
         )
     return "\n".join(lines)
 
@@ -201,16 +200,13 @@ def main(argv: list[str] | None = None) -> int:
           "rule-case; recall = rule-case among labelled case. A FALSE ALARM is a labelled case table that the "
           "rule audits as an option table and finds short of 100% pair coverage.\n")
     print(summary(results))
+    print("\nThe same, confidently labelled tables only:\n")
+    print(summary(results, confident_only=True))
     if args.list:
         print(listing(results, args.uncertain))
     if args.json:
         args.json.write_text(json.dumps([{**asdict(r), "false_alarm": r.false_alarm} for r in results], indent=1))
-    if missing:
-        print(f"\n{len(missing)} corpus entries not found under {args.root}:", file=sys.stderr)
-        for m in missing[:20]:
-            print("  " + m, file=sys.stderr)
-        return 2
-    return 0
+    return store.report_missing(missing, args.root, "corpus entries")
 
 
 if __name__ == "__main__":

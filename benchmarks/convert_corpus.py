@@ -100,9 +100,6 @@ def score_split(root: Path, suites: list[str] | None) -> tuple[list[AxisResult],
     return results, missing
 
 
-def _ratio(a: int, b: int) -> str:
-    return f"{a / b:.3f}" if b else "-"
-
 
 def split_summary(results: list[AxisResult], multi_only: bool = False) -> str:
     """Per suite; ``multi_only``: only axes with two or more values (or a computed list),
@@ -125,7 +122,7 @@ def split_summary(results: list[AxisResult], multi_only: bool = False) -> str:
             f"| {'**all**' if name == 'all' else name} | {len({(r.suite, r.path) for r in rs})} | {len(rs)} "
             f"| {n_opt} / {len(rs) - n_opt} ({sum(not r.confident for r in rs)}) "
             f"| {tp + fp} / {sum(r.rule == 'shape' for r in rs)} / {sum(r.rule == 'uncertain' for r in rs)} "
-            f"| {_ratio(tp, tp + fp)} | {_ratio(tp, tp + fn)} | {fn} ({_why_missed(rs)}) | {fp} |")
+            f"| {store.ratio(tp, tp + fp)} | {store.ratio(tp, tp + fn)} | {fn} ({_why_missed(rs)}) | {fp} |")
     return "\n".join(lines)
 
 
@@ -286,12 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps({"axes": [asdict(r) for r in results], "files": [asdict(r) for r in runs]},
                                         indent=1))
-    if missing:
-        print(f"\n{len(missing)} labelled axes not found under {args.root}:", file=sys.stderr)
-        for m in missing[:20]:
-            print("  " + m, file=sys.stderr)
-        return 2
-    return 0
+    return store.report_missing(missing, args.root, "labelled axes")
 
 
 if __name__ == "__main__":

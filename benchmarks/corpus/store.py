@@ -10,6 +10,7 @@ never holds the suite's code or values.  ``locate`` re-reads the checkout with
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,3 +80,18 @@ class Checkouts:
             else:
                 out.append(Located(e, None, f"no parametrize {','.join(e['argnames'])} on {e['test']}"))
         return out
+
+
+def ratio(a: int, b: int) -> str:
+    """``a / b`` to three places, ``-`` when nothing was counted."""
+    return f"{a / b:.3f}" if b else "-"
+
+
+def report_missing(missing: list[str], root: Path, what: str) -> int:
+    """Say which corpus entries the checkouts no longer hold; the scorers' exit code."""
+    if not missing:
+        return 0
+    print(f"\n{len(missing)} {what} not found under {root}:", file=sys.stderr)
+    for m in missing[:20]:
+        print("  " + m, file=sys.stderr)
+    return 2
