@@ -247,14 +247,18 @@ def convert_summary(runs: list[FileRun]) -> str:
               "| full mode ids identical | collects after |"), "|" + "---|" * 8]
     for r in runs:
         ident = "yes" if r.ids_identical_full else ("same set, other order" if r.ids_same_set_full else "no")
+        if not r.items_before:
+            ident = "n/a (no items)"
         lines.append(f"| {r.suite} | {r.path} | {r.converted_tests}{' (convert failed)' if r.convert_rc else ''} "
                      f"| {r.items_before} | {r.items_after} | {r.items_full} | {ident} "
                      f"| {'yes' if r.collects_after else 'NO'}{'' if r.collects_before else ' (not before either)'} |")
-    conv = [r for r in runs if r.converted_tests]
+    conv = [r for r in runs if r.converted_tests and r.items_before]  # converted, and collecting items
     tot = (f"\n{len(runs)} files, {len(conv)} with a converted test; items {sum(r.items_before for r in runs)} -> "
            f"{sum(r.items_after for r in runs)} (pairwise), {sum(r.items_full for r in runs)} in full mode; "
            f"full mode ids identical in {sum(r.ids_identical_full for r in conv)} of {len(conv)} converted files "
            f"(same set in {sum(r.ids_same_set_full for r in conv)}); "
+           f"{sum(bool(r.converted_tests) and not r.items_before for r in runs)} converted files collect no item "
+           f"in the stub environment (not counted); "
            f"{sum(r.collects_before and not r.collects_after for r in runs)} files stopped collecting; "
            f"{sum(bool(r.convert_rc) for r in runs)} convert failures.")
     return "\n".join(lines) + "\n" + tot
