@@ -43,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,7 +77,8 @@ def score_split(root: Path, suites: list[str] | None) -> tuple[list[AxisResult],
     for e in entries:
         by_file[(e["suite"], e["path"])].append(e)
     checkouts = store.Checkouts(root)
-    results, missing = [], []
+    results: list[AxisResult] = []
+    missing: list[str] = []
     for (suite, path), es in by_file.items():
         found = checkouts.tables(suite, path)
         if isinstance(found, str):
@@ -136,8 +138,11 @@ def _why_missed(rs: list[AxisResult]) -> str:
 
 def split_listing(results: list[AxisResult]) -> str:
     out = []
-    for title, pick in [("options kept as shape (missed)", lambda r: r.label == "option" and r.rule != "option"),
-                        ("shapes taken as option", lambda r: r.label == "shape" and r.rule == "option")]:
+    picks: list[tuple[str, Callable[[AxisResult], bool]]] = [
+        ("options kept as shape (missed)", lambda r: r.label == "option" and r.rule != "option"),
+        ("shapes taken as option", lambda r: r.label == "shape" and r.rule == "option"),
+    ]
+    for title, pick in picks:
         rs = [r for r in results if pick(r)]
         out.append(f"\n## {title} ({len(rs)})")
         out.extend(f"- {r.suite} {r.path}:{r.line} {r.test} {r.argname} ({r.n_values} values"

@@ -50,6 +50,9 @@ from benchmarks.corpus.suites import SUITES, Suite
 STUBENV = ROOT / "benchmarks" / "stubenv"
 DEFAULT_ROOT = Path("/work/suites")
 
+#: Suites whose test files import their siblings by bare name: these folders go on PYTHONPATH.
+SIBLING_IMPORTS: dict[str, tuple[str, ...]] = {"flash-attention": ("tests", "hopper")}
+
 
 def checkout(suite: Suite, root: Path) -> Path:
     path = root / suite.name
@@ -67,9 +70,10 @@ def environment(suite: Suite, root: Path, workdir: Path, *, fake_cuda: bool = Fa
     ini.write_text("[pytest]\n", encoding="utf-8")
     env = dict(os.environ)
     # importlib mode: tests/ and hopper/ of flash-attention hold files of the same basename
-    # (prepend mode reports those as "import file mismatch"); the test folders go on the
-    # path instead, for their sibling imports (``from test_util import ...``)
-    tests = [str(co / t) for t in suite.tests if (co / t).is_dir()]
+    # (prepend mode reports those as "import file mismatch"); the test folders of the suites
+    # in SIBLING_IMPORTS go on the path instead, for ``from test_util import ...`` (not for
+    # every suite: Liger's test/transformers/ would shadow the transformers package)
+    tests = [str(co / t) for t in SIBLING_IMPORTS.get(suite.name, ()) if (co / t).is_dir()]
     env["PYTHONPATH"] = os.pathsep.join([str(STUBENV), str(co), *tests,
                                          *filter(None, [os.environ.get("PYTHONPATH")])])
     env["PWSTUB_FORCE"] = ",".join(suite.packages)

@@ -95,8 +95,10 @@ class Resolver:
     def src(self, node: ast.AST) -> str:
         """The source text of ``node`` (``ast.get_source_segment`` re-splits the whole file
         on every call: too slow for files with thousands of values)."""
-        lo, hi = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
-        c0, c1 = getattr(node, "col_offset", None), getattr(node, "end_col_offset", None)
+        lo: int | None = getattr(node, "lineno", None)
+        hi: int | None = getattr(node, "end_lineno", None)
+        c0: int | None = getattr(node, "col_offset", None)
+        c1: int | None = getattr(node, "end_col_offset", None)
         if lo is None or hi is None or c0 is None or c1 is None or hi > len(self._lines):
             return ast.dump(node)
         if lo == hi:

@@ -81,8 +81,8 @@ class _StubMeta(type):
     def __enter__(cls) -> Any:
         return cls
 
-    def __exit__(cls, *exc: object) -> bool:
-        return False
+    def __exit__(cls, *exc: object) -> None:
+        return None
 
     def __repr__(cls) -> str:
         return f"<stub {cls.__qualname__}>"
@@ -130,7 +130,7 @@ class _Loader(importlib.abc.Loader):
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
         m = _StubModule(spec.name)
         m.__path__ = []  # a package: submodules are stubs too
-        m.__all__ = []
+        m.__all__ = []  # type: ignore[attr-defined]
         m.__file__ = f"<pwstub {spec.name}>"
         return m
 
@@ -177,7 +177,7 @@ def _fake_cuda() -> None:
     torch.cuda.device_count = lambda: 1
     torch.cuda.get_device_capability = lambda device=None: cap
     torch.cuda.get_device_name = lambda device=None: props.name
-    torch.cuda.get_device_properties = lambda device=None: props
+    torch.cuda.get_device_properties = lambda device=None: props  # type: ignore[assignment,return-value]
     torch.cuda.current_device = lambda: 0
 
 
