@@ -11,7 +11,7 @@ hooks module can read them without loading the core).
 * :data:`INVALID_MARK` -- the mark on each row that holds an invalid value
   (``pytest.mark.pairwise_invalid(axis=..., value=..., reason=...)``), and
   :data:`INVALID_FIXTURE` -- the fixture that reads it (an
-  :class:`~pairwise_param.negative.InvalidCase`, or ``None`` on a valid row).
+  :class:`~pairwise_param.tables.invalid.InvalidCase`, or ``None`` on a valid row).
 """
 
 __all__ = ["INVALID_FIXTURE", "INVALID_MARK", "MARK", "PLUGIN_FIXTURE", "ROW_MARK_FLAG"]

@@ -11,7 +11,7 @@ command    result                              formats
 =========  ==================================  =================================
 report     :class:`~pairwise_param.report.types.SuiteReport`   terminal, markdown, json
 check      :class:`~pairwise_param.coverage.CoverageReport`      terminal, json
-generate   :class:`~pairwise_param.covering.CoveringArray`        csv, json, markdown
+generate   :class:`~pairwise_param.tables.covering.CoveringArray`        csv, json, markdown
 =========  ==================================  =================================
 """
 

@@ -93,7 +93,7 @@ def _nonneg(text: str) -> int:
 def _engine_option(name: str, text: str) -> Any:
     """``--effort`` / ``--seed``: an int (or a name, where the engine takes one),
     validated by :class:`~pairwise_param.engine.EngineOptions`, their one home."""
-    from pairwise_param.covering import engine_options
+    from pairwise_param.tables.covering import engine_options
 
     value: Any = text.strip()
     with contextlib.suppress(ValueError):
@@ -455,7 +455,7 @@ def _report_settings(start: Path) -> dict[str, list[str]]:
 
 def _load_run(path: str) -> dict[str, Any]:
     """The run document of FILE, or of a pytest cache directory's last run."""
-    from pairwise_param.runs import SCHEMA_ID, SCHEMA_VERSION
+    from pairwise_param.runs.analysis import SCHEMA_ID, SCHEMA_VERSION
 
     p = Path(path)
     if p.is_dir():
@@ -483,7 +483,7 @@ def _report_run(args: argparse.Namespace, out: TextIO) -> int:
     from pairwise_param.coverage.types import fails_under
 
     if args.print_schema:
-        from pairwise_param.runs import RUN_SCHEMA
+        from pairwise_param.runs.analysis import RUN_SCHEMA
 
         out.write(json.dumps(RUN_SCHEMA, indent=2) + "\n")
         return ExitCode.OK
@@ -626,7 +626,7 @@ def _is_tty(stream: TextIO) -> bool:
 def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from pairwise_param.cli import formats
     from pairwise_param.cli.modelfile import load_model
-    from pairwise_param.covering import build_array
+    from pairwise_param.tables.covering import build_array
 
     spec = load_model(args.model, strength=args.strength)
     effort = args.effort if args.effort is not None else (spec.effort or 0)
@@ -661,7 +661,7 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # -- convert ---------------------------------------------------------------------------------------
 def _convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from pairwise_param.convert import convert_source
+    from pairwise_param.cli.convert import convert_source
 
     file_part, _, test = args.target.partition("::")
     path = Path(file_part)

@@ -92,7 +92,7 @@ def summarize(items: list[Any], records: dict[str, list[Record]], tables: Any) -
         "items": n_items,
         "tables": n_tables,
         "full": round(stand_for),
-        # False: some table's count is an upper bound (pairwise_param.product.Count)
+        # False: some table's count is an upper bound (pairwise_param.tables.product.Count)
         "full_exact": exact,
         "strengths": sorted(strengths),
         "modes": sorted(modes_used),

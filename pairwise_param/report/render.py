@@ -44,7 +44,7 @@ def fmt_reduction(x: float, exact: bool = True) -> str:
 
 def fmt_full(n: int, exact: bool = True) -> str:
     """``1287``; ``<=1679616`` when the count is an upper bound
-    (:class:`pairwise_param.product.Count`)."""
+    (:class:`pairwise_param.tables.product.Count`)."""
     return str(n) if exact else f"<={n}"
 
 
@@ -495,10 +495,10 @@ def render_json(report: SuiteReport, *, show_missing: bool = False, exit_code: i
 
 # -- a run file (`pairwise-param report --run FILE`) ------------------------------------------
 def render_run(doc: dict[str, Any], *, list_limit: int | None = 20, fail_under: float | None = None) -> str:
-    """What a pytest run's ``@pairwise`` rows did (a run file, see :mod:`pairwise_param.runs`):
+    """What a pytest run's ``@pairwise`` rows did (a run file, see :mod:`pairwise_param.runs.analysis`):
     per table rows, items, outcomes and executed coverage, then the lost tuples and the
     suspicious combinations, in the same words as the plugin's terminal summary."""
-    from pairwise_param.runs import coverage_line, suspicious_lines
+    from pairwise_param.runs.analysis import coverage_line, suspicious_lines
 
     tables = doc["tables"]
     head = ["TEST", "ROWS", "ITEMS", "RAN", "PASSED", "FAILED", "SKIPPED", "EXECUTED COVERAGE"]

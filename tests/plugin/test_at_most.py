@@ -1,4 +1,4 @@
-"""Issue 17: a feasible count past :data:`pairwise_param.product.COUNT_LIMIT` is
+"""Issue 17: a feasible count past :data:`pairwise_param.tables.product.COUNT_LIMIT` is
 an upper bound, and the plugin's summary line and table cache say so.
 
 The limit is patched down to 3 transitions so that a 4 x 4 (x 2) model with
@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from pairwise_param import product
 from pairwise_param.model import Model
-from pairwise_param.plugin.tables import TableCache, build_table
+from pairwise_param.tables import product
+from pairwise_param.tables.cache import TableCache, build_table
 
 SUITE = """
     from pairwise_param import pairwise

@@ -292,8 +292,8 @@ class NegativeRows:
 def negative_rows(split: Split, mode: str, options: EngineOptions | None = None) -> NegativeRows:
     """The rows of every invalid value, case by case in :attr:`Split.cases` order:
     its strength-1 table (cover mode) or its full product (full mode)."""
-    from pairwise_param.covering import engine_options, run_engine
-    from pairwise_param.product import full_rows
+    from pairwise_param.tables.covering import engine_options, run_engine
+    from pairwise_param.tables.product import full_rows
 
     opts = options if options is not None else engine_options(where=split.full.where)
     rows: list[tuple[int, ...]] = []

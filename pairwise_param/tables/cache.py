@@ -22,9 +22,9 @@ rebuilt, then overwritten.  Writes
 racing between xdist workers are harmless: all write the same bytes, and a
 torn read fails JSON parsing and is rebuilt.
 
-Full mode needs no engine: its rows are :func:`pairwise_param.product.full_rows`
+Full mode needs no engine: its rows are :func:`pairwise_param.tables.product.full_rows`
 (the full product minus rows that break a constraint); it is not cached.
-Cover mode runs the engine through :func:`pairwise_param.covering.run_engine`,
+Cover mode runs the engine through :func:`pairwise_param.tables.covering.run_engine`,
 the same function ``cover()`` uses, so both return the same rows.
 """
 
@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pairwise_param.model import Model
-from pairwise_param.product import feasible_count, full_rows
+from pairwise_param.tables.product import feasible_count, full_rows
 
 if TYPE_CHECKING:
     from pairwise_param.engine import TupleRef
@@ -63,7 +63,7 @@ class Table:
     infeasible: tuple[TupleRef, ...]
     method: str
     full_count: int  # feasible rows of the full product (what full mode runs)
-    #: False when ``full_count`` is only an upper bound (:class:`pairwise_param.product.Count`)
+    #: False when ``full_count`` is only an upper bound (:class:`pairwise_param.tables.product.Count`)
     full_exact: bool = True
 
 
@@ -76,7 +76,7 @@ def _engine_version() -> str:
 def table_key(model: Model, mode: str, effort: int | str, seed: int) -> str:
     """Cache key of a table (hex digest).  The effort is keyed as its level
     number, so ``effort="standard"`` and ``effort=1`` share one entry."""
-    from pairwise_param.covering import engine_options
+    from pairwise_param.tables.covering import engine_options
 
     level = engine_options(effort, seed, model.where).effort
     blob = json.dumps([FORMAT, _engine_version(), model.fingerprint(), mode, level, seed])
@@ -89,7 +89,7 @@ def build_table(model: Model, mode: str, effort: int = 0, seed: int = 0) -> Tabl
         rows = full_rows(model)
         return Table(rows, (), "full", len(rows), True)
     count = feasible_count(model)
-    from pairwise_param.covering import engine_options, run_engine
+    from pairwise_param.tables.covering import engine_options, run_engine
 
     generated = run_engine(model, engine_options(effort, seed, model.where))
     infeasible = tuple((tuple(s), tuple(v)) for s, v in generated.infeasible)

@@ -2,10 +2,10 @@
 
 A covering run that failed leaves, per (table, shape, error signature), a few
 *candidate* combinations: the minimal combinations of 1..t cells held by failing
-rows and by no passing row, ranked by :func:`pairwise_param.locate.suspicious`
+rows and by no passing row, ranked by :func:`pairwise_param.runs.locate.suspicious`
 (the one home of that rule).  This module adds what the run could not decide,
 as pure functions over the run document (schema ``pairwise-param/run``, see
-:mod:`pairwise_param.runs`) and value indices; no pytest, no subprocess (the CLI
+:mod:`pairwise_param.runs.analysis`) and value indices; no pytest, no subprocess (the CLI
 runs pytest):
 
 * :func:`groups` -- the failure groups of a run document, each with its failing
@@ -39,8 +39,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pairwise_param.locate import Combination, Verdict
     from pairwise_param.model import Model
+    from pairwise_param.runs.locate import Combination, Verdict
 
 __all__ = ["REQUEST_FORMAT", "Group", "Search", "build_row", "decided", "groups", "requests", "search"]
 
@@ -74,7 +74,7 @@ class Group:
         return (self.test, self.table, self.shape, self.signature)
 
     def verdict(self) -> Verdict:
-        from pairwise_param.locate import suspicious
+        from pairwise_param.runs.locate import suspicious
 
         return suspicious(self.failing, self.passing, self.strength)
 

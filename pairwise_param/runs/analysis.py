@@ -7,7 +7,7 @@ the result back from the file or from pytest's cache
 (``config.cache.get("pairwise/lastrun", None)``).
 
 The run file (``--pairwise-report=FILE``; schema ``pairwise-param/run`` v1, JSON Schema
-in ``pairwise_param/report/run.schema.json`` = :data:`RUN_SCHEMA`)
+in ``pairwise_param/runs/run.schema.json`` = :data:`RUN_SCHEMA`)
 --------------------------------------------------------------------------------------
 A *cell* is ``[axis index, value index]``; a *combination* is a list of cells
 sorted by axis (``text`` spells it ``{dtype=bf16, xnorm=True}`` with value
@@ -82,7 +82,7 @@ failures nor passes.  An error's *signature* is the first line of pytest's
 crash message with numbers and addresses replaced by ``<n>`` (so
 ``assert 0.51 == 0.5`` and ``assert 0.52 == 0.5`` are one bug); a rewritten
 ``assert`` gets its ``AssertionError:`` back.  Suspicious combinations are
-ranked by :func:`pairwise_param.locate.suspicious` per (shape x signature).
+ranked by :func:`pairwise_param.runs.locate.suspicious` per (shape x signature).
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pairwise_param.locate import Verdict, suspicious
+from pairwise_param.runs.locate import Verdict, suspicious
 
 __all__ = [
     "FAILURES",
@@ -630,7 +630,7 @@ _TABLE = {
         "suspicious": {"type": "array", "items": _GROUP},
     },
 }
-#: JSON Schema (draft 2020-12) of the run file; ``pairwise_param/report/run.schema.json`` is this, checked in
+#: JSON Schema (draft 2020-12) of the run file; ``pairwise_param/runs/run.schema.json`` is this, checked in
 RUN_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://pairwise-param.invalid/schemas/run-v1.json",

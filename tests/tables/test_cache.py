@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from pairwise_param.model import Model
-from pairwise_param.plugin.tables import TableCache, build_table, table_key
-from pairwise_param.product import Count, feasible_count, full_rows
+from pairwise_param.tables.cache import TableCache, build_table, table_key
+from pairwise_param.tables.product import Count, feasible_count, full_rows
 
 AXES = {"dtype": ["fp16", "bf16", "fp32"], "bias": [0, 1, 2], "x": [False, True], "y": ["a", "b"]}
 
@@ -117,7 +117,7 @@ def test_corrupted_or_foreign_entries_are_rebuilt(corrupt: Any) -> None:
 def _resign(entry: dict[str, Any], key: str) -> dict[str, Any]:
     """``entry`` with a digest recomputed as a careful forger would: only the
     semantic check can catch it then."""
-    from pairwise_param.plugin.tables import Table, _digest
+    from pairwise_param.tables.cache import Table, _digest
 
     inf = tuple((tuple(s), tuple(v)) for s, v in entry["infeasible"])
     table = Table(tuple(tuple(r) for r in entry["rows"]), inf, entry["method"], entry["full_count"], entry["full_exact"])
@@ -274,7 +274,7 @@ def test_feasible_count_is_exact_above_a_million_combinations() -> None:
 
 
 def test_feasible_count_falls_back_to_an_upper_bound_past_the_work_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    from pairwise_param import product
+    from pairwise_param.tables import product
 
     m = Model({"a": range(4), "b": range(4), "c": range(2)}, constraints=[lambda a, b: a != b])
     assert feasible_count(m) == Count(12 * 2, exact=True)

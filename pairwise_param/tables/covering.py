@@ -16,7 +16,7 @@ from pairwise_param.model import Model, RowLike
 
 if TYPE_CHECKING:
     from pairwise_param.engine import EngineOptions, Generated, Progress, TupleRef
-    from pairwise_param.negative import InvalidCase, Split
+    from pairwise_param.tables.invalid import InvalidCase, Split
 
 __all__ = ["CoveringArray", "build_array", "cover", "engine_options", "run_engine", "split_array"]
 
@@ -79,8 +79,8 @@ class CoveringArray(Sequence[dict[str, Any]]):
         self.interrupted = generated.interrupted
         self._infeasible_refs = generated.infeasible
         self._rows = [model.decode(r) for r in generated.rows]
-        #: with invalid values (:mod:`pairwise_param.negative`): the split, and per row
-        #: its :class:`~pairwise_param.negative.InvalidCase` (None for a valid row)
+        #: with invalid values (:mod:`pairwise_param.tables.invalid`): the split, and per row
+        #: its :class:`~pairwise_param.tables.invalid.InvalidCase` (None for a valid row)
         self.split = split
         self.invalid: tuple[InvalidCase | None, ...] = tuple(invalid) or (None,) * len(self._rows)
         self._invalid_infeasible = tuple(invalid_infeasible)
@@ -141,7 +141,7 @@ class CoveringArray(Sequence[dict[str, Any]]):
 
     def ids(self) -> list[str]:
         """Readable, unique test ids, the ones the plugin gives the same rows."""
-        from pairwise_param.plugin.ids import row_ids
+        from pairwise_param.tables.ids import row_ids
 
         return row_ids([(a.names, a.values) for a in self.model.axes], self.index_rows, None)
 
@@ -214,8 +214,8 @@ def build_array(
 def split_array(split: Split, options: EngineOptions) -> CoveringArray:
     """The array of a model with invalid values: the valid part's covering table
     (lifted to the full model's indices), then the negative part
-    (:func:`pairwise_param.negative.negative_rows`)."""
-    from pairwise_param.negative import negative_rows
+    (:func:`pairwise_param.tables.invalid.negative_rows`)."""
+    from pairwise_param.tables.invalid import negative_rows
 
     valid = run_engine(split.valid, options)
     neg = negative_rows(split, "cover", options)
@@ -249,13 +249,13 @@ def cover(
     ``sub_models`` raise the strength on a subset of axes; ``effort`` > 0 runs
     the improver (deterministic for a given ``seed``).  Values wrapped in
     :func:`pairwise_param.invalid` are tested one at a time after the covering
-    rows (see :mod:`pairwise_param.negative`).
+    rows (see :mod:`pairwise_param.tables.invalid`).
     """
     options = engine_options(effort, seed, where)  # bad options fail before any model work
-    from pairwise_param.negative import has_invalid
+    from pairwise_param.tables.invalid import has_invalid
 
     if has_invalid(axes):
-        from pairwise_param.negative import split_model
+        from pairwise_param.tables.invalid import split_model
 
         split = split_model(axes, strength=strength, constraints=constraints, include=include,
                             sub_models=sub_models, where=where)
