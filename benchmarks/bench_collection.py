@@ -191,7 +191,7 @@ def items_of(stdout: str) -> list[str]:
 def engine_time(specs: list[dict[str, list[str]]]) -> float:
     """Seconds the engine alone takes for all tables, in this process (no cache)."""
     from pairwise_param.model import Model
-    from pairwise_param.tables.cache import build_table
+    from pairwise_param.tables.build import build_table
 
     models = [Model({k: [eval(x) for x in v] for k, v in axes.items()}) for axes in specs]
     t0 = time.perf_counter()

@@ -120,10 +120,12 @@ def _check_strength(value: Any, ctx: _Context) -> int | None:
 
 
 def _check_mode(value: Any, ctx: _Context) -> str | None:
-    if value is None or value in ("cover", "full"):
-        return None if value is None else str(value)
+    if value is None:
+        return None
     if isinstance(value, str):
-        raise InvalidArgument(f"mode={value!r} is not a mode; use 'cover' or 'full'", where=ctx.where)
+        from pairwise_param.tables.build import check_mode
+
+        return check_mode(value, ctx.where)
     raise _bad("mode", value, ctx)
 
 
@@ -131,7 +133,7 @@ def _engine_option(name: str) -> Callable[[Any, _Context], Any]:
     """Validator of ``effort`` / ``seed``: :class:`EngineOptions` decides."""
 
     def check(value: Any, ctx: _Context) -> Any:
-        from pairwise_param.tables.covering import engine_options
+        from pairwise_param.tables.build import engine_options
 
         try:
             engine_options(where=ctx.where, **{name: value})

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pairwise_param._version import __version__
+from pairwise_param.contract import MODES
 from pairwise_param.errors import PairwiseError
 
 __all__ = ["ExitCode", "build_parser", "main"]
@@ -93,7 +94,7 @@ def _nonneg(text: str) -> int:
 def _engine_option(name: str, text: str) -> Any:
     """``--effort`` / ``--seed``: an int (or a name, where the engine takes one),
     validated by :class:`~pairwise_param.engine.EngineOptions`, their one home."""
-    from pairwise_param.tables.covering import engine_options
+    from pairwise_param.tables.build import engine_options
 
     value: Any = text.strip()
     with contextlib.suppress(ValueError):
@@ -228,6 +229,9 @@ def build_parser() -> argparse.ArgumentParser:
     _format_option(gen, "generate")
     gen.add_argument("--strength", type=_single_strength, default=None, metavar="N",
                      help="override the model's strength")
+    gen.add_argument("--mode", choices=MODES, default=MODES[0],
+                     help="cover: a covering array of the model's strength (default); full: every row "
+                     "of the full product that breaks no constraint (what --pairwise-mode=full runs)")
     gen.add_argument("--effort", type=_effort, default=None, metavar="N",
                      help="engine improver effort (0 = quick; default: the model file's or 0)")
     gen.add_argument("--seed", type=_seed, default=None, metavar="N",
@@ -637,7 +641,8 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
         on_progress = ProgressLine(err)
     try:
-        array = build_array(spec.model, effort=effort, seed=seed, on_progress=on_progress, interruptible=True)
+        array = build_array(spec.model, mode=args.mode, effort=effort, seed=seed, on_progress=on_progress,
+                            interruptible=True)
     except KeyboardInterrupt:
         err.write("pairwise-param generate: interrupted before a complete table was found; nothing written\n")
         return ExitCode.INTERRUPTED

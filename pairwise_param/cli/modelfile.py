@@ -41,7 +41,7 @@ from typing import Any
 from pairwise_param.errors import InvalidArgument, InvalidModel
 from pairwise_param.language import compile_constraint, known_values
 from pairwise_param.model import Model
-from pairwise_param.tables.covering import engine_options
+from pairwise_param.tables.build import engine_options
 
 __all__ = ["ModelSpec", "load_model", "parse_model", "read_model_file", "read_text_file"]
 

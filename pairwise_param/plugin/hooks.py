@@ -2,10 +2,10 @@
 
 Hooks only; the logic lives in :mod:`pairwise_param.plugin.modes` (run-time
 options), :mod:`pairwise_param.plugin.expand` (a mark -> parametrize
-arguments), :mod:`pairwise_param.tables.cache` (tables and their cache),
-:mod:`pairwise_param.tables.ids` (test ids) and :mod:`pairwise_param.decorator`
-(the mark contract).  At import time this module imports only pytest, the
-tiny ``modes`` module and :mod:`pairwise_param.contract` (the facade
+arguments), :mod:`pairwise_param.tables` (the rows, their ids and their cache)
+and :mod:`pairwise_param.decorator` (the mark contract).  At import time this
+module imports only pytest, the tiny ``modes`` module and
+:mod:`pairwise_param.contract` (the facade
 ``pairwise_param`` is lazy, so importing it costs one small file): pytest loads
 this module in every run, most of which use no pairwise table, and no engine
 module is loaded until a table is built (``tests/plugin/test_hooks_import.py``

@@ -92,6 +92,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pairwise_param.runs.locate import Verdict, suspicious
+from pairwise_param.tables.build import exhaustive
 
 __all__ = [
     "FAILURES",
@@ -225,7 +226,7 @@ def _coverable(doc: Mapping[str, Any]) -> int | None:
     """Tuples a cover-mode table covers, without enumerating its rows: every
     coverable tuple (the table's guarantee) = all tuples of its scopes minus the
     listed infeasible ones.  None for full mode (rows are enumerated)."""
-    if doc["mode"] != "cover":
+    if exhaustive(doc["mode"]):
         return None
     sizes = [len(a["values"]) for a in doc["axes"]]
     total = 0

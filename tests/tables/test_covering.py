@@ -7,7 +7,7 @@ import pytest
 
 from pairwise_param import Model, cover, pairwise
 from pairwise_param.cli.modelfile import parse_model
-from pairwise_param.tables.cache import build_table
+from pairwise_param.tables.build import build_table
 from pairwise_param.tables.covering import CoveringArray
 
 AXES = {"dtype": ["fp16", "bf16", "fp32"], "padded": [False, True], "bias": [0, 1, 2]}
