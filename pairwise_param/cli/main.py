@@ -459,7 +459,7 @@ def _report_settings(start: Path) -> dict[str, list[str]]:
 
 def _load_run(path: str) -> dict[str, Any]:
     """The run document of FILE, or of a pytest cache directory's last run."""
-    from pairwise_param.runs.analysis import SCHEMA_ID, SCHEMA_VERSION
+    from pairwise_param.runs.schema import SCHEMA_ID, SCHEMA_VERSION
 
     p = Path(path)
     if p.is_dir():
@@ -487,7 +487,7 @@ def _report_run(args: argparse.Namespace, out: TextIO) -> int:
     from pairwise_param.coverage.types import fails_under
 
     if args.print_schema:
-        from pairwise_param.runs.analysis import RUN_SCHEMA
+        from pairwise_param.runs.schema import RUN_SCHEMA
 
         out.write(json.dumps(RUN_SCHEMA, indent=2) + "\n")
         return ExitCode.OK
@@ -502,7 +502,7 @@ def _report_run(args: argparse.Namespace, out: TextIO) -> int:
         if args.format == "json":
             out.write(json.dumps(doc, indent=2) + "\n")
         else:
-            from pairwise_param.report.render import render_run
+            from pairwise_param.runs.text import render_run
 
             out.write(render_run(doc, list_limit=args.max_listed or None, fail_under=args.fail_under))
     except (KeyError, TypeError, IndexError) as exc:

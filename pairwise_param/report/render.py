@@ -491,34 +491,3 @@ def to_json(report: SuiteReport, *, show_missing: bool = False, exit_code: int =
 
 def render_json(report: SuiteReport, *, show_missing: bool = False, exit_code: int = 0) -> str:
     return json.dumps(to_json(report, show_missing=show_missing, exit_code=exit_code), indent=2) + "\n"
-
-
-# -- a run file (`pairwise-param report --run FILE`) ------------------------------------------
-def render_run(doc: dict[str, Any], *, list_limit: int | None = 20, fail_under: float | None = None) -> str:
-    """What a pytest run's ``@pairwise`` rows did (a run file, see :mod:`pairwise_param.runs.analysis`):
-    per table rows, items, outcomes and executed coverage, then the lost tuples and the
-    suspicious combinations, in the same words as the plugin's terminal summary."""
-    from pairwise_param.runs.analysis import coverage_line, suspicious_lines
-
-    tables = doc["tables"]
-    head = ["TEST", "ROWS", "ITEMS", "RAN", "PASSED", "FAILED", "SKIPPED", "EXECUTED COVERAGE"]
-    body = []
-    for t in tables:
-        c, cov = t["counts"], t["coverage"]
-        pct = "-" if cov["percent"] is None else f"{cov['percent']:.1f}% ({cov['executed']}/{cov['collected']})"
-        if fail_under is not None and cov["percent"] is not None and fails_under(cov["percent"], fail_under):
-            pct += " < --fail-under"
-        name = t["test"] + (f" (table {t['table'] + 1})" if t["table"] else "")
-        failed = c["failed"] + c["error"]
-        body.append([name, str(c["rows"]), str(c["items"]), str(c["executed"]), str(c["passed"]), str(failed),
-                     str(c["skipped"]), pct])
-    widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
-    lines = [f"pairwise-param run: {len(tables)} table{'s' if len(tables) != 1 else ''}, pytest exit status {doc['exitstatus']}"]
-    lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in [head, *body]]
-    lost = [line for t in tables if (line := coverage_line(t, list_limit)) is not None]
-    if lost:
-        lines += ["", "executed coverage below the collected table:", *lost]
-    found = [line for t in tables for line in suspicious_lines(t, list_limit)]
-    if found:
-        lines += ["", "suspicious combinations (held by failing items, by no passing item):", *found]
-    return "\n".join(lines) + "\n"

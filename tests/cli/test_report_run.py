@@ -11,7 +11,7 @@ from schema_check import validate
 
 from pairwise_param.cli import main
 from pairwise_param.cli.main import ExitCode
-from pairwise_param.runs.analysis import RUN_SCHEMA
+from pairwise_param.runs.schema import RUN_SCHEMA
 
 SUITE = """
 import pytest
