@@ -566,7 +566,8 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
         exit_code = ExitCode.OK
     if args.plot:
         _plot(args, report, err)
-    output = formats.Output(show_missing=args.show_missing, list_limit=limit, exit_code=exit_code)
+    output = formats.Output(show_missing=args.show_missing, list_limit=limit, exit_code=exit_code,
+                            width=_width(out))
     out.write(formats.render("report", args.format, report, output))
     err.write(
         f"pairwise-param report: {report.collected_items} items collected in {collection.seconds:.1f}s"
@@ -574,6 +575,21 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
         + "\n"
     )
     return exit_code
+
+
+def _width(stream: TextIO) -> int | None:
+    """The width the terminal table must fit: ``COLUMNS`` when set (as pytest and
+    argparse read it), else the terminal's own when ``stream`` is one; None (no
+    limit) for a file or a pipe, so a saved report is never cut."""
+    import os
+    import shutil
+
+    given = os.environ.get("COLUMNS", "").strip()
+    if given.isdecimal() and int(given) > 0:
+        return int(given)
+    if _isatty(stream):
+        return shutil.get_terminal_size().columns
+    return None
 
 
 def _isatty(stream: TextIO) -> bool:
