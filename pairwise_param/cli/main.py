@@ -437,10 +437,10 @@ def _report_settings(start: Path) -> dict[str, list[str]]:
         path = folder / "pyproject.toml"
         if not path.is_file():
             continue
-        from pairwise_param.cli.modelfile import _load_toml  # the one TOML reader (tomli on 3.10)
+        from pairwise_param.cli.modelfile import load_toml  # the one TOML reader (tomli on 3.10)
 
         try:
-            data = _load_toml(path.read_text(encoding="utf-8"), str(path))
+            data = load_toml(path.read_text(encoding="utf-8"), str(path))
         except (OSError, PairwiseError) as exc:
             raise _UsageError(f"{path}: cannot read: {exc}") from None
         table = data.get("tool", {}).get("pairwise-param", {}).get("report", {})
