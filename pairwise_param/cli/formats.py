@@ -24,7 +24,7 @@ from typing import Any
 
 from pairwise_param.errors import InvalidArgument
 
-__all__ = ["Format", "Output", "below", "describe", "names", "register", "render"]
+__all__ = ["Output", "below", "describe", "names", "register", "render"]
 
 
 @dataclass(frozen=True)

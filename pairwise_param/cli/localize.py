@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-__all__ = ["LASTRUN", "LocalizeError", "localize"]
+__all__ = ["LocalizeError", "localize"]
 
 #: where the plugin keeps the last run in pytest's cache (``config.cache`` key)
 LASTRUN = Path(".pytest_cache") / "v" / "pairwise" / "lastrun"

@@ -43,7 +43,7 @@ from pairwise_param.language import compile_constraint, known_values
 from pairwise_param.model import Model
 from pairwise_param.tables.build import engine_options
 
-__all__ = ["ModelSpec", "load_model", "load_toml", "parse_model", "read_model_file", "read_text_file"]
+__all__ = ["ModelSpec", "load_model", "load_toml", "parse_model", "read_text_file"]
 
 _TOP_KEYS = {"axes", "strength", "constraints", "include", "sub_models", "effort", "seed", "name", "description"}
 

@@ -56,9 +56,6 @@ __all__ = [
     "ModeError",
     "Settings",
     "effective",
-    "parse_choice",
-    "parse_mode",
-    "parse_strength",
     "resolve",
 ]
 

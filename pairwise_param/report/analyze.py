@@ -61,7 +61,7 @@ from pairwise_param.report.types import (
 from pairwise_param.tables.product import Count, feasible_count
 from pairwise_param.values import hashable, value_key, value_label
 
-__all__ = ["analyze", "cumulative_series", "has_key_column", "is_option_values", "is_shape_like", "measure_table"]
+__all__ = ["analyze", "cumulative_series", "has_key_column", "is_shape_like", "measure_table"]
 
 
 # -- value handling ---------------------------------------------------------------------------

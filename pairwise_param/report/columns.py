@@ -29,7 +29,6 @@ __all__ = [
     "Column",
     "Shown",
     "axes_text",
-    "fmt_full",
     "fmt_percent",
     "fmt_reduction",
     "json_values",

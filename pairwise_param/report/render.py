@@ -20,7 +20,7 @@ from pairwise_param.coverage.types import fails_under
 from pairwise_param.report.columns import Shown, fmt_percent, fmt_reduction, json_values, num, shown_columns
 from pairwise_param.report.types import StrengthCoverage, SuiteReport, TableReport, TestReport
 
-__all__ = ["SCHEMA_ID", "SCHEMA_VERSION", "render_json", "render_markdown", "render_terminal", "to_json"]
+__all__ = ["SCHEMA_ID", "SCHEMA_VERSION", "render_json", "render_markdown", "render_terminal"]
 
 SCHEMA_ID = "pairwise-param/report"
 #: Bump on any incompatible change of the JSON document (a removed or renamed
