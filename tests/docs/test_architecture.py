@@ -8,30 +8,20 @@ every ``import`` statement of the package, at the top of a module, inside a func
 from __future__ import annotations
 
 import ast
-import importlib.util
 import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from scripts_loader import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
 PKG = "pairwise_param"
 
 
-def _graph() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("import_graph", ROOT / "scripts" / "import_graph.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("import_graph", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-G = _graph()
+G = load_script("import_graph")
 EDGES = G.edges()
 ARROWS = G.room_edges(EDGES)
 INTERNAL = [e for e in EDGES if e.internal]

@@ -18,11 +18,11 @@ sub-models, invalid values, strengths 1-3, and the test ids) of the models of
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
+
+from scripts_loader import load_script
 
 from pairwise_param.tables.build import engine_version
 
@@ -31,12 +31,7 @@ REGENERATE = "python scripts/rows_digest.py --write-golden"
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("rows_digest", ROOT / "scripts" / "rows_digest.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("rows_digest", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("rows_digest")
 
 
 def test_the_rows_of_the_seeded_models_match_the_golden_digest() -> None:
