@@ -89,6 +89,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pairwise_param.contract import MODES
+
 __all__ = ["OUTCOMES", "RUN_SCHEMA", "SCHEMA_ID", "SCHEMA_VERSION"]
 
 SCHEMA_ID = "pairwise-param/run"
@@ -188,7 +190,7 @@ _TABLE = {
         "test": _STR,
         "table": _INT,
         "location": {"type": "array", "items": {"type": ["string", "integer"]}, "minItems": 2, "maxItems": 2},
-        "mode": {"enum": ["cover", "full"]},
+        "mode": {"enum": list(MODES)},
         "strength": {"type": "integer", "minimum": 1},
         "fingerprint": _STR,
         "axes": {
