@@ -70,7 +70,7 @@ def make_specs(n_tests: int, seed: int = 0) -> list[dict[str, list[str]]]:
 
 def write_suites(root: Path, specs: list[dict[str, list[str]]]) -> tuple[Path, Path]:
     from pairwise_param import cover
-    from pairwise_param.plugin.ids import row_ids
+    from pairwise_param.tables.ids import row_ids
 
     pw, plain = root / "pairwise_suite", root / "plain_suite"
     for d in (pw, plain):
@@ -191,7 +191,7 @@ def items_of(stdout: str) -> list[str]:
 def engine_time(specs: list[dict[str, list[str]]]) -> float:
     """Seconds the engine alone takes for all tables, in this process (no cache)."""
     from pairwise_param.model import Model
-    from pairwise_param.plugin.tables import build_table
+    from pairwise_param.tables.build import build_table
 
     models = [Model({k: [eval(x) for x in v] for k, v in axes.items()}) for axes in specs]
     t0 = time.perf_counter()

@@ -12,7 +12,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-benchmarks/out}"
 DEFAULT=""
-for fam in skinny_gemm rmsnorm rope fused_norm; do DEFAULT+="$fam:pairwise:cold $fam:pairwise "; done
+# the families: kernel_tests/support/families.py (their one list)
+FAMILIES="$(python3 -c 'from kernel_tests.support.families import FAMILIES; print(*FAMILIES)')"
+for fam in $FAMILIES; do DEFAULT+="$fam:pairwise:cold $fam:pairwise "; done
 # shellcheck disable=SC2086
 INSTALL=(--install); [ -n "${SKIP_INSTALL:-}" ] && INSTALL=()
 exec python3 benchmarks/gpu_bench.py "${INSTALL[@]}" --out "$OUT" --cap "${CAP:-200}" \

@@ -39,7 +39,7 @@ from typing import Any
 
 from pairwise_param import cover
 from pairwise_param.errors import PairwiseError
-from pairwise_param.product import Count, feasible_count
+from pairwise_param.tables.product import Count, feasible_count
 
 #: Upper bound on the t-tuples of one model (strength is lowered to fit).
 MAX_TUPLES = 1_500

@@ -1,5 +1,5 @@
 """The localization benchmark's logic (benchmarks/faults/localize*.py), CI-sized: planted
-faults answered by a rule (every decision is pairwise_param.localize's), and one real
+faults answered by a rule (every decision is pairwise_param.runs.localize's), and one real
 RMSNorm fault end to end through the study and the mutated kernel (the whole catalogue:
 ``python -m benchmarks.faults.localize``)."""
 

@@ -16,24 +16,24 @@ from pairwise_param._version import __version__
 
 if TYPE_CHECKING:
     from pairwise_param.coverage import CoverageReport, audit_rows, measure
-    from pairwise_param.covering import CoveringArray, cover
     from pairwise_param.decorator import PairwiseSpec, pairwise
     from pairwise_param.errors import PairwiseError
     from pairwise_param.model import Axis, Model
-    from pairwise_param.negative import InvalidCase, invalid
+    from pairwise_param.tables.covering import CoveringArray, cover
+    from pairwise_param.tables.invalid import InvalidCase, invalid
 
 #: public name -> the module that defines it
 _HOMES = {
     "Axis": "pairwise_param.model",
     "CoverageReport": "pairwise_param.coverage",
-    "CoveringArray": "pairwise_param.covering",
-    "InvalidCase": "pairwise_param.negative",
+    "CoveringArray": "pairwise_param.tables.covering",
+    "InvalidCase": "pairwise_param.tables.invalid",
     "Model": "pairwise_param.model",
     "PairwiseError": "pairwise_param.errors",
     "PairwiseSpec": "pairwise_param.decorator",
     "audit_rows": "pairwise_param.coverage",
-    "cover": "pairwise_param.covering",
-    "invalid": "pairwise_param.negative",
+    "cover": "pairwise_param.tables.covering",
+    "invalid": "pairwise_param.tables.invalid",
     "measure": "pairwise_param.coverage",
     "pairwise": "pairwise_param.decorator",
 }

@@ -32,7 +32,20 @@ from typing import Any
 
 from pairwise_param.errors import ConstraintsTooHard, InvalidArgument, InvalidConstraint, UnknownAxis
 
-__all__ = ["Constraint", "Exclusion", "Feasibility", "bind_constraint", "constraint_list", "describe_predicate"]
+__all__ = [
+    "AXIS_NAMES_ATTR",
+    "Binding",
+    "Constraint",
+    "Exclusion",
+    "Feasibility",
+    "bind_constraint",
+    "constraint_list",
+    "describe_predicate",
+    "merge_exclusions",
+    "never_equal_constants",
+    "tabulate",
+    "too_hard",
+]
 
 #: Largest product of a constraint's scope sizes we tabulate.  Beyond this the
 #: predicate is almost certainly over-broad (it names axes it does not need).

@@ -1,5 +1,11 @@
-"""The names the decorator and the plugin share (import-free, so the plugin's
-hooks module can read them without loading the core).
+"""The names the decorator, the plugin and the tables share (import-free, so the
+plugin's hooks module can read them without loading the core).
+
+* :data:`MODES` -- the table modes, fewest rows first: ``"cover"`` (the default: a
+  covering table of the axes) and ``"full"`` (every row of the full product that
+  breaks no constraint).  What a mode *does* is decided in one place,
+  :mod:`pairwise_param.tables.build`; where a test's mode and the run's differ,
+  the later one of this tuple wins (``plugin/modes.effective``);
 
 * :data:`MARK` -- the mark ``@pairwise`` attaches (``pytest.mark.pairwise(spec)``);
 * :data:`PLUGIN_FIXTURE` -- the (empty) fixture the plugin defines and every
@@ -11,10 +17,12 @@ hooks module can read them without loading the core).
 * :data:`INVALID_MARK` -- the mark on each row that holds an invalid value
   (``pytest.mark.pairwise_invalid(axis=..., value=..., reason=...)``), and
   :data:`INVALID_FIXTURE` -- the fixture that reads it (an
-  :class:`~pairwise_param.negative.InvalidCase`, or ``None`` on a valid row).
+  :class:`~pairwise_param.tables.invalid.InvalidCase`, or ``None`` on a valid row).
 """
 
-__all__ = ["INVALID_FIXTURE", "INVALID_MARK", "MARK", "PLUGIN_FIXTURE", "ROW_MARK_FLAG"]
+__all__ = ["INVALID_FIXTURE", "INVALID_MARK", "MARK", "MODES", "PLUGIN_FIXTURE", "ROW_MARK_FLAG"]
+
+MODES = ("cover", "full")
 
 MARK = "pairwise"
 PLUGIN_FIXTURE = "_pairwise_param_plugin"

@@ -70,7 +70,7 @@ from pairwise_param.constraints import constraint_list
 from pairwise_param.contract import MARK, PLUGIN_FIXTURE
 from pairwise_param.errors import DuplicateAxis, InvalidArgument, PairwiseError
 from pairwise_param.model import Model
-from pairwise_param.negative import Split, split_model, unwrap_invalid
+from pairwise_param.tables.invalid import Split, split_model, unwrap_invalid
 
 __all__ = ["OPTIONS", "PLUGIN_FIXTURE", "RESERVED", "Option", "PairwiseSpec", "pairwise"]
 
@@ -120,10 +120,12 @@ def _check_strength(value: Any, ctx: _Context) -> int | None:
 
 
 def _check_mode(value: Any, ctx: _Context) -> str | None:
-    if value is None or value in ("cover", "full"):
-        return None if value is None else str(value)
+    if value is None:
+        return None
     if isinstance(value, str):
-        raise InvalidArgument(f"mode={value!r} is not a mode; use 'cover' or 'full'", where=ctx.where)
+        from pairwise_param.tables.build import check_mode
+
+        return check_mode(value, ctx.where)
     raise _bad("mode", value, ctx)
 
 
@@ -131,7 +133,7 @@ def _engine_option(name: str) -> Callable[[Any, _Context], Any]:
     """Validator of ``effort`` / ``seed``: :class:`EngineOptions` decides."""
 
     def check(value: Any, ctx: _Context) -> Any:
-        from pairwise_param.covering import engine_options
+        from pairwise_param.tables.build import engine_options
 
         try:
             engine_options(where=ctx.where, **{name: value})
@@ -382,7 +384,7 @@ class PairwiseSpec:
         default_factory=lambda: MappingProxyType({})
     )
     #: axis name -> {value position: reason} for values given as ``invalid(value, reason=...)``
-    #: (:mod:`pairwise_param.negative`); ``axes`` holds the bare values.
+    #: (:mod:`pairwise_param.tables.invalid`); ``axes`` holds the bare values.
     invalid: Mapping[str, Mapping[int, str | None]] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
@@ -408,7 +410,7 @@ class PairwiseSpec:
 
     def split(self, where: str | None = None, *, strength: int | None = None) -> Split:
         """The model split into its valid part and one strength-1 part per invalid
-        value (:func:`pairwise_param.negative.split_model`); without invalid values
+        value (:func:`pairwise_param.tables.invalid.split_model`); without invalid values
         the split has no cases."""
         return split_model(
             dict(self.axes),

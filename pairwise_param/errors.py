@@ -23,6 +23,7 @@ __all__ = [
     "InvalidConstraint",
     "InvalidInclude",
     "InvalidModel",
+    "MissingExtra",
     "PairwiseError",
     "PairwiseWarning",
     "RowOutsideModel",
@@ -61,6 +62,11 @@ def _rebuild(cls: type[PairwiseError], detail: str, where: str | None) -> Pairwi
 class InvalidArgument(PairwiseError, TypeError):
     """An argument of the wrong kind: not a mapping, a non-callable constraint,
     an option with a wrong type or value (``strength="2"``, ``effort=-1``)."""
+
+
+class MissingExtra(InvalidArgument, ImportError):
+    """An optional dependency is not installed (matplotlib for ``report --plot``): the
+    message names the extra to install."""
 
 
 class InvalidModel(PairwiseError, ValueError):

@@ -47,7 +47,7 @@ from pairwise_param.errors import (
 )
 from pairwise_param.values import loose_eq, stable_label, value_key, value_label
 
-__all__ = ["Axis", "IndexModel", "Model", "SubModel", "default_strength", "value_label"]
+__all__ = ["Axis", "IndexModel", "Model", "RowLike", "SubModel", "default_strength", "value_label"]
 
 #: Row as given by a user: axis (or bound) name -> value; may be partial.
 RowLike = Mapping[str, Any]

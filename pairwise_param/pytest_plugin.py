@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ENTRY_POINT", "pytest_addhooks"]
+__all__ = ["pytest_addhooks"]
 
 #: the name of the ``pytest11`` entry point (pyproject.toml), i.e. of ``-p no:pairwise_param``
 ENTRY_POINT = "pairwise_param"

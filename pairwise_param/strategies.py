@@ -147,7 +147,7 @@ def covering_examples(
     wrap the function before ``@given`` sees it, or above it: Hypothesis
     accepts both orders).
     """
-    from pairwise_param.covering import build_array
+    from pairwise_param.tables.covering import build_array
 
     model = _as_model(
         model_or_axes,

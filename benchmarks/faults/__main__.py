@@ -14,11 +14,13 @@ import sys
 import time
 from typing import Any
 
+from kernel_tests.support.families import FAMILIES
+
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-#: --families choices (benchmarks/faults/targets.py's FAMILIES; not imported here, so
-#: --help needs neither torch nor Triton).
-FAMILY_NAMES = ["skinny_gemm", "rmsnorm", "rope", "fused_norm"]
+#: --families choices: the one family list (targets.py is not imported here, so --help
+#: needs neither torch nor Triton).
+FAMILY_NAMES = list(FAMILIES)
 
 
 def main(argv: list[str] | None = None) -> int:

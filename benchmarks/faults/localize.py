@@ -3,7 +3,7 @@
 Issue 12 section 4 on the fault catalogue: for each fault, the suspicious list the t=2
 run leaves (its row outcomes are the study's, ``t2_outcomes`` in
 ``benchmarks/results/faults.json``), then ``pairwise-param localize``'s follow-up rows
-(:func:`pairwise_param.localize.search`) answered by the real mutated kernel through
+(:func:`pairwise_param.runs.localize.search`) answered by the real mutated kernel through
 the study's targets (the suite's check helpers, the study's shapes), against the cost
 of re-running the failing test in full mode. The pure part is :mod:`.localize_eval`.
 """

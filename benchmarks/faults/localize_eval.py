@@ -4,8 +4,8 @@ whether it lands on a true minimal failing combination.
 
 No torch, no Triton: the kernel is behind ``oracle`` (row -> outcome), so the logic is
 tested with a planted oracle and the benchmark (:mod:`.localize`) passes the mutated
-kernel. Every decision is :mod:`pairwise_param.localize`'s (``groups``, ``search``,
-``build_row``) and :mod:`pairwise_param.locate`'s (the ranking); this module only
+kernel. Every decision is :mod:`pairwise_param.runs.localize`'s (``groups``, ``search``,
+``build_row``) and :mod:`pairwise_param.runs.locate`'s (the ranking); this module only
 builds the run document a pytest run of the t=2 table would leave and answers the
 follow-up requests.
 
@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pairwise_param.localize import build_row, decided, groups, search
 from pairwise_param.model import Model
+from pairwise_param.runs.localize import build_row, decided, groups, search
 
 if TYPE_CHECKING:
-    from pairwise_param.locate import Verdict
+    from pairwise_param.runs.locate import Verdict
 
 #: the CLI's default ``--budget``
 BUDGET = 20

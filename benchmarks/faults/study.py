@@ -17,7 +17,7 @@ from benchmarks.faults.mutation import load_module
 from benchmarks.faults.targets import Row, Target
 from pairwise_param import cover
 from pairwise_param.model import Model
-from pairwise_param.product import full_rows
+from pairwise_param.tables.product import full_rows
 
 RANDOM_SEEDS = tuple(range(20))
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import torch
 
+from kernel_tests.support.families import FAMILIES
 from pairwise_param.contract import MARK
 from pairwise_param.decorator import PairwiseSpec
 
@@ -262,7 +263,8 @@ def _fused_targets() -> list[Target]:
                    f"from that model")]
 
 
-FAMILIES: dict[str, Callable[[], list[Target]]] = {
+#: each family's targets (the families themselves: kernel_tests/support/families.py)
+BUILDERS: dict[str, Callable[[], list[Target]]] = {
     "skinny_gemm": _skinny_targets, "rmsnorm": _rms_targets, "rope": _rope_targets, "fused_norm": _fused_targets,
 }
 
@@ -273,4 +275,4 @@ def all_targets(families: Sequence[str] | None = None) -> dict[str, Target]:
     unknown = [n for n in names if n not in FAMILIES]
     if unknown:
         raise ValueError(f"unknown families {unknown}; expected some of {', '.join(FAMILIES)}")
-    return {t.key: t for name in names for t in FAMILIES[name]()}
+    return {t.key: t for name in names for t in BUILDERS[name]()}

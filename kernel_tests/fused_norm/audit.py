@@ -29,8 +29,7 @@ def _line(name: str, model: Model, rows: Sequence[Mapping[str, Any]]) -> str:
 
 def audit(out: TextIO = sys.stdout) -> None:
     """Print the audit table (markdown)."""
-    from kernel_tests.fused_norm.cases import bias_needs_weight, gate_iff_layout
-    from kernel_tests.fused_norm.test_fused_norm import FUSED_OPTIONS, NSS_OPTIONS
+    from kernel_tests.fused_norm.cases import FUSED_OPTIONS, NSS_OPTIONS, bias_needs_weight, gate_iff_layout
     from kernel_tests.fused_norm.upstream_ci import FUSED_ROWS, NSS_ROWS
 
     suites: list[tuple[str, Mapping[str, Any], Iterable[Callable[..., bool]], Mapping[str, list[Any]]]] = [

@@ -32,9 +32,11 @@ __all__ = [
     "BUDGET",
     "DTYPES",
     "EPS_VALUES",
+    "FUSED_OPTIONS",
     "GATE_LAYOUTS",
     "LAYOUTS",
     "NORM_TYPES",
+    "NSS_OPTIONS",
     "SHAPES",
     "TOLERANCES",
     "Backend",
@@ -88,6 +90,21 @@ def gate_iff_layout(has_gate: bool, gate_layout: str) -> bool:
 def bias_needs_weight(has_weight: bool, has_bias: bool) -> bool:
     """A bias only exists with a weight (a bias without one is a launcher error)."""
     return has_weight or not has_bias
+
+
+#: The option axes of the two ops' tables: shared by the suite, the fuzz tests and the
+#: audit (kernel_tests/fused_norm/audit.py), so none of them imports a test module.
+FUSED_OPTIONS = {
+    "norm_type": NORM_TYPES, "dtype": list(DTYPES), "eps": EPS_VALUES,
+    "has_gate": [False, True], "gate_layout": GATE_LAYOUTS,
+    "has_weight": [False, True], "has_bias": [False, True],
+    "scale_layout": list(LAYOUTS), "shift_layout": list(LAYOUTS), "padded": [False, True],
+}
+NSS_OPTIONS = {
+    "norm_type": NORM_TYPES, "dtype": list(DTYPES), "eps": EPS_VALUES,
+    "has_weight": [False, True], "has_bias": [False, True],
+    "scale_layout": list(LAYOUTS), "shift_layout": list(LAYOUTS), "padded": [False, True],
+}
 
 
 # ----------------------------------------------------------------------------- tolerances

@@ -58,11 +58,10 @@ import torch
 
 from kernel_tests.fused_norm.cases import (
     BUDGET,
-    DTYPES,
     EPS_VALUES,
-    GATE_LAYOUTS,
-    LAYOUTS,
+    FUSED_OPTIONS,
     NORM_TYPES,
+    NSS_OPTIONS,
     SHAPES,
     TOLERANCES,
     Backend,
@@ -81,17 +80,6 @@ from kernel_tests.fused_norm.reference import (
 from kernel_tests.support.asserts import mismatch_report
 from pairwise_param import pairwise
 
-FUSED_OPTIONS = {
-    "norm_type": NORM_TYPES, "dtype": list(DTYPES), "eps": EPS_VALUES,
-    "has_gate": [False, True], "gate_layout": GATE_LAYOUTS,
-    "has_weight": [False, True], "has_bias": [False, True],
-    "scale_layout": list(LAYOUTS), "shift_layout": list(LAYOUTS), "padded": [False, True],
-}
-NSS_OPTIONS = {
-    "norm_type": NORM_TYPES, "dtype": list(DTYPES), "eps": EPS_VALUES,
-    "has_weight": [False, True], "has_bias": [False, True],
-    "scale_layout": list(LAYOUTS), "shift_layout": list(LAYOUTS), "padded": [False, True],
-}
 SHAPE_IDS = [shape_id(s) for s in SHAPES]
 
 

@@ -13,9 +13,16 @@ import torch
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from kernel_tests.fused_norm.cases import BUDGET, bias_needs_weight, check_fused, check_nss, gate_iff_layout
+from kernel_tests.fused_norm.cases import (
+    BUDGET,
+    FUSED_OPTIONS,
+    NSS_OPTIONS,
+    bias_needs_weight,
+    check_fused,
+    check_nss,
+    gate_iff_layout,
+)
 from kernel_tests.fused_norm.kernels import GPU_BLOCK_C, MAX_BLOCK_C
-from kernel_tests.fused_norm.test_fused_norm import FUSED_OPTIONS, NSS_OPTIONS
 from kernel_tests.support.platform import is_interpreter
 from pairwise_param import pairwise
 

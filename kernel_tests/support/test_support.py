@@ -10,8 +10,17 @@ import torch
 from kernel_tests.support import budget as budget_mod
 from kernel_tests.support.backends import BackendSelector, BackendUnavailable
 from kernel_tests.support.budget import InterpreterBudget, check_budget_environment, parse_budget
+from kernel_tests.support.families import FAMILIES
 from kernel_tests.support.inputs import pad_rows, padding_of
 from kernel_tests.support.marks import MARK_NAME, requires
+
+
+def test_the_family_list_is_the_family_folders():
+    """support/families.py is the one list: every folder of kernel_tests/ with a kernels.py."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    assert sorted(FAMILIES) == sorted(p.parent.name for p in root.glob("*/kernels.py"))
 
 
 def test_parse_budget():

@@ -11,7 +11,7 @@ command    result                              formats
 =========  ==================================  =================================
 report     :class:`~pairwise_param.report.types.SuiteReport`   terminal, markdown, json
 check      :class:`~pairwise_param.coverage.CoverageReport`      terminal, json
-generate   :class:`~pairwise_param.covering.CoveringArray`        csv, json, markdown
+generate   :class:`~pairwise_param.tables.covering.CoveringArray`        csv, json, markdown
 =========  ==================================  =================================
 """
 
@@ -24,7 +24,7 @@ from typing import Any
 
 from pairwise_param.errors import InvalidArgument
 
-__all__ = ["Format", "Output", "below", "describe", "names", "register", "render"]
+__all__ = ["Output", "below", "describe", "names", "register", "render"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,8 @@ class Output:
     seed: int = 0
     rows_path: str = ""
     model_path: str = ""
+    #: the terminal's width (None: not a terminal, no limit): the terminal table fits it
+    width: int | None = None
 
 
 Renderer = Callable[[Any, Output], str]
@@ -91,7 +93,7 @@ def render(command: str, name: str, result: Any, output: Output) -> str:
 def _report_terminal(report: Any, o: Output) -> str:
     from pairwise_param.report.render import render_terminal
 
-    return render_terminal(report, show_missing=o.show_missing, list_limit=o.list_limit)
+    return render_terminal(report, show_missing=o.show_missing, list_limit=o.list_limit, width=o.width)
 
 
 @register("report", "markdown", "Markdown (CI step summaries, PR comments)")
@@ -123,7 +125,7 @@ def below(res: Any, fail_under: float) -> list[Any]:
 
 @register("check", "terminal", "readable summary")
 def _check_terminal(res: Any, o: Output) -> str:
-    from pairwise_param.report.render import fmt_percent
+    from pairwise_param.report.columns import fmt_percent
 
     model = res.model
     limit = o.list_limit

@@ -1,6 +1,6 @@
 """``pairwise-param localize PATHS [-- pytest args]``: the rounds of follow-up runs.
 
-File and process I/O only; the decisions are :mod:`pairwise_param.localize`'s.
+File and process I/O only; the decisions are :mod:`pairwise_param.runs.localize`'s.
 Reads the last run (``--run FILE``, a ``--pairwise-report`` file, or pytest's
 cache key ``pairwise/lastrun``), then, round by round until every failure group
 is down to one minimal combination or ``--budget`` extra cases are spent: writes
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-__all__ = ["LASTRUN", "localize"]
+__all__ = ["LocalizeError", "localize"]
 
 #: where the plugin keeps the last run in pytest's cache (``config.cache`` key)
 LASTRUN = Path(".pytest_cache") / "v" / "pairwise" / "lastrun"
@@ -50,7 +50,7 @@ def _last_run(run: str | None) -> Any:
 
 def _round(paths: Sequence[str], pytest_args: Sequence[str], requests: list[dict[str, Any]],
            work: Path, n: int, err: TextIO) -> Any:
-    from pairwise_param.localize import REQUEST_FORMAT
+    from pairwise_param.runs.localize import REQUEST_FORMAT
 
     req = work / f"round{n}.json"
     out = work / f"round{n}-report.json"
@@ -69,7 +69,7 @@ def localize(paths: Sequence[str], pytest_args: Sequence[str], budget: int, run:
              out: TextIO, err: TextIO, keep_dir: str | None = None) -> int:
     """Run the rounds; print one result per failure group; 0 when every group is
     decided, 1 when some stay ambiguous or unexplained (budget spent)."""
-    from pairwise_param.localize import decided, groups, search
+    from pairwise_param.runs.localize import decided, groups, search
 
     doc = _last_run(run)
     found = groups(doc)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pairwise_param._version import __version__
+from pairwise_param.contract import MODES
 from pairwise_param.errors import PairwiseError
 
 __all__ = ["ExitCode", "build_parser", "main"]
@@ -93,7 +94,7 @@ def _nonneg(text: str) -> int:
 def _engine_option(name: str, text: str) -> Any:
     """``--effort`` / ``--seed``: an int (or a name, where the engine takes one),
     validated by :class:`~pairwise_param.engine.EngineOptions`, their one home."""
-    from pairwise_param.covering import engine_options
+    from pairwise_param.tables.build import engine_options
 
     value: Any = text.strip()
     with contextlib.suppress(ValueError):
@@ -228,6 +229,9 @@ def build_parser() -> argparse.ArgumentParser:
     _format_option(gen, "generate")
     gen.add_argument("--strength", type=_single_strength, default=None, metavar="N",
                      help="override the model's strength")
+    gen.add_argument("--mode", choices=MODES, default=MODES[0],
+                     help="cover: a covering array of the model's strength (default); full: every row "
+                     "of the full product that breaks no constraint (what --pairwise-mode=full runs)")
     gen.add_argument("--effort", type=_effort, default=None, metavar="N",
                      help="engine improver effort (0 = quick; default: the model file's or 0)")
     gen.add_argument("--seed", type=_seed, default=None, metavar="N",
@@ -433,10 +437,10 @@ def _report_settings(start: Path) -> dict[str, list[str]]:
         path = folder / "pyproject.toml"
         if not path.is_file():
             continue
-        from pairwise_param.cli.modelfile import _load_toml  # the one TOML reader (tomli on 3.10)
+        from pairwise_param.cli.modelfile import load_toml  # the one TOML reader (tomli on 3.10)
 
         try:
-            data = _load_toml(path.read_text(encoding="utf-8"), str(path))
+            data = load_toml(path.read_text(encoding="utf-8"), str(path))
         except (OSError, PairwiseError) as exc:
             raise _UsageError(f"{path}: cannot read: {exc}") from None
         table = data.get("tool", {}).get("pairwise-param", {}).get("report", {})
@@ -455,7 +459,7 @@ def _report_settings(start: Path) -> dict[str, list[str]]:
 
 def _load_run(path: str) -> dict[str, Any]:
     """The run document of FILE, or of a pytest cache directory's last run."""
-    from pairwise_param.runs import SCHEMA_ID, SCHEMA_VERSION
+    from pairwise_param.runs.schema import SCHEMA_ID, SCHEMA_VERSION
 
     p = Path(path)
     if p.is_dir():
@@ -483,7 +487,7 @@ def _report_run(args: argparse.Namespace, out: TextIO) -> int:
     from pairwise_param.coverage.types import fails_under
 
     if args.print_schema:
-        from pairwise_param.runs import RUN_SCHEMA
+        from pairwise_param.runs.schema import RUN_SCHEMA
 
         out.write(json.dumps(RUN_SCHEMA, indent=2) + "\n")
         return ExitCode.OK
@@ -498,7 +502,7 @@ def _report_run(args: argparse.Namespace, out: TextIO) -> int:
         if args.format == "json":
             out.write(json.dumps(doc, indent=2) + "\n")
         else:
-            from pairwise_param.report.render import render_run
+            from pairwise_param.runs.text import render_run
 
             out.write(render_run(doc, list_limit=args.max_listed or None, fail_under=args.fail_under))
     except (KeyError, TypeError, IndexError) as exc:
@@ -562,7 +566,8 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
         exit_code = ExitCode.OK
     if args.plot:
         _plot(args, report, err)
-    output = formats.Output(show_missing=args.show_missing, list_limit=limit, exit_code=exit_code)
+    output = formats.Output(show_missing=args.show_missing, list_limit=limit, exit_code=exit_code,
+                            width=_width(out))
     out.write(formats.render("report", args.format, report, output))
     err.write(
         f"pairwise-param report: {report.collected_items} items collected in {collection.seconds:.1f}s"
@@ -570,6 +575,21 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
         + "\n"
     )
     return exit_code
+
+
+def _width(stream: TextIO) -> int | None:
+    """The width the terminal table must fit: ``COLUMNS`` when set (as pytest and
+    argparse read it), else the terminal's own when ``stream`` is one; None (no
+    limit) for a file or a pipe, so a saved report is never cut."""
+    import os
+    import shutil
+
+    given = os.environ.get("COLUMNS", "").strip()
+    if given.isdecimal() and int(given) > 0:
+        return int(given)
+    if _isatty(stream):
+        return shutil.get_terminal_size().columns
+    return None
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -626,7 +646,7 @@ def _is_tty(stream: TextIO) -> bool:
 def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from pairwise_param.cli import formats
     from pairwise_param.cli.modelfile import load_model
-    from pairwise_param.covering import build_array
+    from pairwise_param.tables.covering import build_array
 
     spec = load_model(args.model, strength=args.strength)
     effort = args.effort if args.effort is not None else (spec.effort or 0)
@@ -637,7 +657,8 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
         on_progress = ProgressLine(err)
     try:
-        array = build_array(spec.model, effort=effort, seed=seed, on_progress=on_progress, interruptible=True)
+        array = build_array(spec.model, mode=args.mode, effort=effort, seed=seed, on_progress=on_progress,
+                            interruptible=True)
     except KeyboardInterrupt:
         err.write("pairwise-param generate: interrupted before a complete table was found; nothing written\n")
         return ExitCode.INTERRUPTED
@@ -661,7 +682,7 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # -- convert ---------------------------------------------------------------------------------------
 def _convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from pairwise_param.convert import convert_source
+    from pairwise_param.cli.convert import convert_source
 
     file_part, _, test = args.target.partition("::")
     path = Path(file_part)

@@ -38,12 +38,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pairwise_param.covering import engine_options
 from pairwise_param.errors import InvalidArgument, InvalidModel
 from pairwise_param.language import compile_constraint, known_values
 from pairwise_param.model import Model
+from pairwise_param.tables.build import engine_options
 
-__all__ = ["ModelSpec", "load_model", "parse_model", "read_model_file", "read_text_file"]
+__all__ = ["ModelSpec", "load_model", "load_toml", "parse_model", "read_text_file"]
 
 _TOP_KEYS = {"axes", "strength", "constraints", "include", "sub_models", "effort", "seed", "name", "description"}
 
@@ -62,7 +62,7 @@ class ModelSpec:
 
 
 # -- reading ------------------------------------------------------------------------------
-def _load_toml(text: str, where: str) -> Any:
+def load_toml(text: str, where: str) -> Any:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on 3.10 only
@@ -122,7 +122,7 @@ def read_model_file(path: str | Path) -> Any:
     text = read_text_file(p, "model file")
     suffix = p.suffix.lower()
     if suffix == ".toml":
-        return _load_toml(text, where)
+        return load_toml(text, where)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -134,7 +134,7 @@ def read_model_file(path: str | Path) -> Any:
         raise InvalidModel(_TOO_DEEP, where=where) from None
     except ValueError as exc:  # e.g. an integer of more than 4300 digits
         raise InvalidModel(f"cannot read JSON: {_plain(exc)}", where=where) from None
-    return _load_toml(text, where)
+    return load_toml(text, where)
 
 
 def load_model(path: str | Path, *, strength: int | None = None) -> ModelSpec:

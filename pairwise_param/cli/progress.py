@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TextIO
 if TYPE_CHECKING:
     from pairwise_param.engine import Progress
 
-__all__ = ["INTERVAL", "ProgressLine"]
+__all__ = ["ProgressLine"]
 
 #: Seconds between two progress lines.
 INTERVAL = 2.0

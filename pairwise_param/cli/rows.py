@@ -25,12 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from pairwise_param.cli.modelfile import read_text_file
-from pairwise_param.covering import CoveringArray
 from pairwise_param.errors import InvalidArgument
 from pairwise_param.model import Model
+from pairwise_param.tables.covering import CoveringArray
 from pairwise_param.values import json_value, value_label
 
-__all__ = ["cell_text", "read_rows", "rows_csv", "rows_json", "rows_markdown"]
+__all__ = ["read_rows", "rows_csv", "rows_json", "rows_markdown"]
 
 
 def cell_text(value: Any) -> str:

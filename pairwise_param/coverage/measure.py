@@ -43,7 +43,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from pairwise_param.coverage.types import Combination, CoverageReport, LevelCoverage, OutOfModel, Violation
-from pairwise_param.coverage.view import _View
+from pairwise_param.coverage.view import View
 from pairwise_param.errors import InvalidArgument, RowOutsideModel
 from pairwise_param.model import Model
 from pairwise_param.values import loose_eq, value_label
@@ -75,7 +75,7 @@ class _Scopes:
     """Per-scope data shared by the levels: first counted row covering each
     value combination, and the infeasible combinations."""
 
-    def __init__(self, view: _View, index_rows: Sequence[Sequence[int | None]], counted: Sequence[int]) -> None:
+    def __init__(self, view: View, index_rows: Sequence[Sequence[int | None]], counted: Sequence[int]) -> None:
         self.view = view
         self.rows = index_rows
         self.counted = counted
@@ -189,7 +189,7 @@ def measure(
     if unknown not in ("list", "raise"):
         raise InvalidArgument(f"unknown must be 'list' or 'raise', got unknown={unknown!r}")
     levels_t = _strengths(strengths, model.strength)
-    view = _View(model)
+    view = View(model)
     if isinstance(rows, (str, bytes, Mapping)):
         raise InvalidArgument(f"rows must be a list of rows, got {type(rows).__name__}", where=model.where)
     index_rows: list[list[int | None]] = []
@@ -252,7 +252,7 @@ def extendable(model: Model, row: Any) -> bool:
     constraint?  Decided exactly by this module's own search.  Arguments or
     values outside the model raise :class:`RowOutsideModel`; absent arguments
     are free."""
-    view = _View(model)
+    view = View(model)
     cells, args, problems = view.read(0, row)
     problems = [p for p in problems if p.kind != "missing"]
     if problems:

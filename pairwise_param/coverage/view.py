@@ -14,6 +14,9 @@ from pairwise_param.errors import InvalidArgument, InvalidConstraint
 from pairwise_param.model import Model
 from pairwise_param.values import freeze, loose_eq, value_key
 
+__all__ = ["MISSING", "View", "is_param_set"]
+
+#: a row's "no value here" (a dict row that lacks an argument)
 MISSING: Any = object()
 
 
@@ -26,7 +29,7 @@ class _Rule:
     scope: tuple[int, ...]
 
 
-class _View:
+class View:
     """Names, value lookup and predicates of one model, plus the exact
     feasibility search.  Built once per :func:`measure` call."""
 

@@ -20,7 +20,7 @@ from pairwise_param.engine.budget import LEVELS, Progress
 from pairwise_param.errors import InvalidArgument
 from pairwise_param.model import IndexModel
 
-__all__ = ["ENGINE_VERSION", "LEVELS", "MAX_EFFORT", "EngineOptions", "Generated", "Progress", "generate"]
+__all__ = ["ENGINE_VERSION", "LEVELS", "MAX_EFFORT", "EngineOptions", "Generated", "Progress", "TupleRef", "generate"]
 
 #: Bump whenever the rows produced for some model may change: it keys the cache.
 #: (Version 3: model-scaled quick budget, stall stop, new constructions;

@@ -31,7 +31,7 @@ from math import comb
 
 from pairwise_param.engine.gf import field, prime_power
 
-__all__ = ["algebraic", "binary_pairwise", "binary_rows_needed", "bush"]
+__all__ = ["MAX_ROWS", "algebraic", "binary_pairwise", "binary_rows_needed", "bush", "fold"]
 
 #: Do not build arrays larger than this many rows (the greedy will do better).
 MAX_ROWS = 20_000
@@ -87,7 +87,7 @@ def binary_pairwise(k: int) -> list[tuple[int, ...]]:
     return [tuple(1 if r in c else 0 for c in cols) for r in range(n)]
 
 
-def _fold(rows: list[tuple[int, ...]], sizes: tuple[int, ...]) -> list[tuple[int, ...]]:
+def fold(rows: list[tuple[int, ...]], sizes: tuple[int, ...]) -> list[tuple[int, ...]]:
     folded = [tuple(x % s for x, s in zip(row, sizes)) for row in rows]
     # Folding can repeat rows; keep the first occurrence only.
     seen: set[tuple[int, ...]] = set()
@@ -133,7 +133,7 @@ def algebraic(
     vmax = max(sizes)
     if strength == 2 and vmax <= 2 and k >= 2:
         # Optimal for binary axes (Kleitman-Spencer / Katona): nothing beats it.
-        return _fold(binary_pairwise(k), sizes), "binary"
+        return fold(binary_pairwise(k), sizes), "binary"
     q = max(vmax, 2)
     while q**strength <= min(limit, MAX_ROWS):
         if prime_power(q) is not None:
@@ -142,7 +142,7 @@ def algebraic(
                 if best is None or q**strength < len(best[0]):
                     rows = bush(q, strength, k)
                     if rows is not None:
-                        best = (_fold(rows, sizes), f"orthogonal-array(q={q})")
+                        best = (fold(rows, sizes), f"orthogonal-array(q={q})")
                 break
         q += 1
     return best

@@ -29,7 +29,7 @@ from pairwise_param.constraints import Feasibility
 from pairwise_param.engine.requirements import Requirements, scope_weights
 from pairwise_param.model import IndexModel
 
-__all__ = ["fill_dont_care", "ipog"]
+__all__ = ["ipog"]
 
 Row = list[int | None]
 

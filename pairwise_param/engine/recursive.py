@@ -42,7 +42,7 @@ from __future__ import annotations
 from functools import cache
 from itertools import combinations
 
-from pairwise_param.engine.algebraic import MAX_ROWS, _fold, binary_pairwise, binary_rows_needed
+from pairwise_param.engine.algebraic import MAX_ROWS, binary_pairwise, binary_rows_needed, fold
 from pairwise_param.engine.gf import field, prime_power
 
 __all__ = ["binary_t3", "binary_t4", "product_t2", "recursive"]
@@ -178,13 +178,13 @@ def recursive(sizes: tuple[int, ...], strength: int, uniform_strength: bool) -> 
         if not qs:
             return None
         best_q = min(qs, key=lambda q: (_product_size(k, q), q))
-        return _fold(product_t2(k, best_q), sizes), f"product(q={best_q})"
+        return fold(product_t2(k, best_q), sizes), f"product(q={best_q})"
     if vmax > 2:
         return None
     if strength == 3:
-        return _fold(binary_t3(k), sizes), "binary-t3(" + _t3_size(k)[1] + ")"
+        return fold(binary_t3(k), sizes), "binary-t3(" + _t3_size(k)[1] + ")"
     if strength == 4:
         rows = binary_t4(k)
         if rows is not None:
-            return _fold(rows, sizes), "binary-t4(fold-over)"
+            return fold(rows, sizes), "binary-t4(fold-over)"
     return None

@@ -21,7 +21,7 @@ from functools import cached_property
 from pairwise_param.constraints import Feasibility
 from pairwise_param.model import IndexModel
 
-__all__ = ["Requirements", "requirements"]
+__all__ = ["Requirements", "requirements", "scope_weights"]
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from pairwise_param.constraints import AXIS_NAMES_ATTR
 from pairwise_param.decorator import PairwiseSpec
 from pairwise_param.errors import PairwiseError
 from pairwise_param.model import Model
+from pairwise_param.tables.build import exhaustive
 from pairwise_param.values import value_key, value_label
 
 __all__ = ["Absent", "model_for", "skip_reason", "split_infeasible"]
@@ -85,7 +86,7 @@ def model_for(spec: PairwiseSpec, nodeid: str, strength: int | None, mode: str) 
     """(model to build the table from, the model with every value -- or None when
     they are the same --, the values left out).  See the module docstring."""
     model = spec.model(nodeid, strength=strength)
-    if mode != "cover" or not spec.value_params:
+    if exhaustive(mode) or not spec.value_params:
         return model, None, ()
     absent: list[Absent] = []
     rules = []

@@ -22,9 +22,10 @@ from pairwise_param.errors import AxisCollision, EmptyAxis, InvalidArgument
 from pairwise_param.model import Model
 from pairwise_param.plugin import modes
 from pairwise_param.plugin.absent import model_for, split_infeasible
-from pairwise_param.plugin.ids import row_ids, value_param_ids
-from pairwise_param.plugin.tables import Table, TableCache
-from pairwise_param.product import Count, feasible_count
+from pairwise_param.tables.build import Table, build_with_invalid, engine_options
+from pairwise_param.tables.cache import TableCache
+from pairwise_param.tables.ids import row_ids, value_param_ids
+from pairwise_param.tables.product import feasible_count
 
 __all__ = ["Plan", "Record", "expand"]
 
@@ -41,7 +42,7 @@ class Record:
     strength: int
     mode: str
     infeasible: str = ""
-    #: False when ``full`` is only an upper bound (:class:`pairwise_param.product.Count`)
+    #: False when ``full`` is only an upper bound (:class:`pairwise_param.tables.product.Count`)
     full_exact: bool = True
     n_infeasible: int = 0
     #: rows of the negative part (each holds one invalid value; not in ``rows``)
@@ -307,7 +308,7 @@ def expand(
 ) -> tuple[list[Plan], list[Record]]:
     """The parametrize plans of a test's ``pairwise`` marks, and what each produced.
     ``extra`` (``--pairwise-extra-rows``: test -> follow-up requests of
-    :mod:`pairwise_param.localize`) replaces a table's rows by the rows asked for.
+    :mod:`pairwise_param.runs.localize`) replaces a table's rows by the rows asked for.
     Raises a :class:`~pairwise_param.errors.PairwiseError` naming the test."""
     nodeid = metafunc.definition.nodeid
     if settings.env_error:
@@ -323,7 +324,6 @@ def expand(
     records: list[Record] = []
     for index, spec in enumerate(specs):
         mode, strength = modes.effective(settings, spec.mode, spec.strength, len(spec.axes))
-        cover = mode == "cover"
         asked = [r for r in (extra or {}).get(nodeid, []) if r.get("table", 0) == index]
         original: Model | None = None
         absent: tuple[Any, ...] = ()
@@ -344,8 +344,8 @@ def expand(
         # derived values go to the test directly, never through a fixture
         indirect = list(spec.argnames) if spec.indirect is True and spec.derived else spec.indirect
         plans.append((argnames, params, indirect))
-        forbidden, lost = split_infeasible(original, table.infeasible if cover else ())
-        full_count = Count(table.full_count, table.full_exact) if original is None else feasible_count(original)
+        forbidden, lost = split_infeasible(original, table.infeasible)
+        full_count = table.full if original is None else feasible_count(original)
         records.append(
             Record(
                 rows=len(table.rows),
@@ -370,13 +370,13 @@ def expand(
 
 
 def _follow_up(model: Model, table: Table, asked: list[dict[str, Any]]) -> tuple[Table, list[set[str]]]:
-    """The table of follow-up rows (:func:`pairwise_param.localize.build_row`), in the
+    """The table of follow-up rows (:func:`pairwise_param.runs.localize.build_row`), in the
     order asked, and the shapes each row is asked for; a request whose row cannot
     be built is dropped (and stays unanswered), a row asked twice (for two shapes)
     is one row."""
     from dataclasses import replace
 
-    from pairwise_param.localize import build_row
+    from pairwise_param.runs.localize import build_row
 
     rows: list[tuple[int, ...]] = []
     shapes: list[set[str]] = []
@@ -393,24 +393,14 @@ def _follow_up(model: Model, table: Table, asked: list[dict[str, Any]]) -> tuple
 def _with_invalid(
     spec: PairwiseSpec, nodeid: str, mode: str, strength: int | None, tables: TableCache
 ) -> tuple[tuple[tuple[int, ...], ...], list[Any], Table, Model, str]:
-    """A table with invalid values: the valid part from the table cache (lifted to
-    the full model), then the negative part (:mod:`pairwise_param.negative`).
-    Returns (rows, case per row, the valid table with its t-tuples in full indices,
-    the full model, the forbidden (invalid, valid) pairs described)."""
-    from dataclasses import replace
-
-    from pairwise_param.covering import engine_options
-    from pairwise_param.negative import negative_rows
-
+    """A table with invalid values: the valid part from the table cache, then the
+    negative part (:func:`pairwise_param.tables.build.build_with_invalid`).
+    Returns (rows, case per row, the valid table in full indices, the full model,
+    the forbidden (invalid, valid) pairs described)."""
     split = spec.split(nodeid, strength=strength)
     valid = tables.get(split.valid, mode, spec.effort, spec.seed)
-    neg = negative_rows(split, mode, engine_options(spec.effort, spec.seed, nodeid))
-    rows = split.lift(valid.rows) + neg.rows
-    cases = [None] * len(valid.rows) + [split.case(k) for k in neg.case_of_row]
-    refs = []
-    for k, (scope, values) in neg.infeasible:
-        a, v, _ = split.cases[k]
-        refs.append(((a, *scope), (v, *values)))
-    text = split.full.describe_tuples(refs) if refs else ""
-    table = replace(valid, infeasible=split.lift_refs(valid.infeasible))
-    return rows, cases, table, split.full, text
+    built = build_with_invalid(split, valid, mode, engine_options(spec.effort, spec.seed, nodeid))
+    cases = [None if k is None else split.case(k) for k in built.cases]
+    forbidden = built.negative_infeasible
+    text = split.full.describe_tuples(forbidden) if forbidden else ""
+    return built.rows, cases, built.valid, split.full, text

@@ -1,12 +1,12 @@
 """``--pairwise-extra-rows=FILE``: run only the follow-up rows ``pairwise-param localize`` asks for.
 
-The file (written by the CLI, format :data:`pairwise_param.localize.REQUEST_FORMAT`)::
+The file (written by the CLI, format :data:`pairwise_param.runs.localize.REQUEST_FORMAT`)::
 
     {"format": 1, "requests": [{"test": "tests/test_k.py::test_k", "table": 0, "shape": "64",
                                 "keep": [[1, 2], [3, 0]], "prefer": [[0, 1], ...], "exclude": [...]}]}
 
 :mod:`pairwise_param.plugin.expand` builds each request's row with the test's own
-model (:func:`pairwise_param.localize.build_row`, constraints respected) in place
+model (:func:`pairwise_param.runs.localize.build_row`, constraints respected) in place
 of the table; :func:`select` then keeps each follow-up row for the shapes asked
 and deselects every other item.  The user's test files are never touched.
 """
@@ -28,7 +28,7 @@ __all__ = ["read_requests", "select"]
 
 def read_requests(path: str) -> dict[str, list[dict[str, Any]]]:
     """The requests of ``path``, by test; a bad file is a usage error."""
-    from pairwise_param.localize import REQUEST_FORMAT
+    from pairwise_param.runs.localize import REQUEST_FORMAT
 
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))

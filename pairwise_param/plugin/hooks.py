@@ -2,10 +2,10 @@
 
 Hooks only; the logic lives in :mod:`pairwise_param.plugin.modes` (run-time
 options), :mod:`pairwise_param.plugin.expand` (a mark -> parametrize
-arguments), :mod:`pairwise_param.plugin.tables` (tables and their cache),
-:mod:`pairwise_param.plugin.ids` (test ids) and :mod:`pairwise_param.decorator`
-(the mark contract).  At import time this module imports only pytest, the
-tiny ``modes`` module and :mod:`pairwise_param.contract` (the facade
+arguments), :mod:`pairwise_param.tables` (the rows, their ids and their cache)
+and :mod:`pairwise_param.decorator` (the mark contract).  At import time this
+module imports only pytest, the tiny ``modes`` module and
+:mod:`pairwise_param.contract` (the facade
 ``pairwise_param`` is lazy, so importing it costs one small file): pytest loads
 this module in every run, most of which use no pairwise table, and no engine
 module is loaded until a table is built (``tests/plugin/test_hooks_import.py``
@@ -60,7 +60,7 @@ class _State:
     def __init__(self, settings: modes.Settings, use_disk: bool) -> None:
         self.settings = settings
         self.use_disk = use_disk
-        self.tables: Any = None  # pairwise_param.plugin.tables.TableCache, created on first use
+        self.tables: Any = None  # pairwise_param.tables.cache.TableCache, created on first use
         self.records: dict[str, list[Record]] = {}
         self.summary: dict[str, Any] | None = None
         self.extra: dict[str, list[dict[str, Any]]] | None = None  # --pairwise-extra-rows: test -> requests
@@ -70,7 +70,7 @@ class _State:
     def tables_for(self, config: pytest.Config) -> Any:
         """The session's table cache, created on first use (it imports the engine's side)."""
         if self.tables is None:
-            from pairwise_param.plugin.tables import TableCache
+            from pairwise_param.tables.cache import TableCache
 
             self.tables = TableCache(config.cache if self.use_disk else None)
         return self.tables
@@ -109,7 +109,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         metavar="FILE",
         help="write what the @pairwise rows did (executed coverage, lost tuples, suspicious "
-        "combinations of failures) to FILE as JSON (schema: pairwise_param/report/run.schema.json); "
+        "combinations of failures) to FILE as JSON (schema: pairwise_param/runs/run.schema.json); "
         "also kept in pytest's cache for `pairwise-param localize` and `pairwise-param report --run`.",
     )
     group.addoption(
@@ -260,7 +260,7 @@ def _invalid_fixture(request: pytest.FixtureRequest) -> Any:
     mark = request.node.get_closest_marker(INVALID_MARK)
     if mark is None:
         return None
-    from pairwise_param.negative import InvalidCase
+    from pairwise_param.tables.invalid import InvalidCase
 
     return InvalidCase(**mark.kwargs)
 

@@ -43,6 +43,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import NamedTuple, TypeVar
 
+from pairwise_param.contract import MODES
+
 T = TypeVar("T")
 D = TypeVar("D")
 
@@ -51,17 +53,12 @@ __all__ = [
     "ENV_MODE",
     "ENV_STRENGTH",
     "ID_STYLES",
-    "MODES",
     "ModeError",
     "Settings",
     "effective",
-    "parse_choice",
-    "parse_mode",
-    "parse_strength",
     "resolve",
 ]
 
-MODES = ("cover", "full")
 #: what a table with an empty axis does (the first is the default)
 EMPTY_AXIS = ("skip", "error")
 #: test id styles (the first is the default)
@@ -81,7 +78,7 @@ class Settings(NamedTuple):
     module in every run, and a frozen dataclass costs about a millisecond to
     define (it compiles its methods)."""
 
-    mode: str = "cover"
+    mode: str = MODES[0]
     strength: int | None = None  # None: each test's own (else the model's default)
     mode_source: str = "default"
     strength_source: str = "default"
@@ -170,7 +167,7 @@ def resolve(
     env_errors: list[str] = []
     mode, mode_source = _parsed(
         _pick(flag_mode, env.get(ENV_MODE), ini_mode, ("--pairwise-mode", ENV_MODE, "pairwise_mode (ini)")),
-        parse_mode, ENV_MODE, env_errors, "cover",
+        parse_mode, ENV_MODE, env_errors, MODES[0],
     )
     strength, strength_source = _parsed(
         _pick(
@@ -203,7 +200,7 @@ def effective(
     model's default applies).  A test's explicit strength is returned
     unclamped, so an out-of-range one is still reported as the test's error.
     """
-    mode = "full" if "full" in (settings.mode, test_mode) else "cover"
+    mode = max(settings.mode, test_mode or MODES[0], key=MODES.index)  # the later of the two modes wins
     run = settings.strength
     if run is not None:
         run = min(run, n_axes)

@@ -1,9 +1,10 @@
 """What the ``@pairwise`` rows of a run did: executed coverage, suspicious combinations, the run file.
 
 Imported only in a session that collected a ``@pairwise`` test (the hooks
-module stays cheap).  The pure logic and the run file's schema are in
-:mod:`pairwise_param.runs` (documented there, JSON Schema in
-``pairwise_param/report/run.schema.json``); this module is the pytest side:
+module stays cheap).  The pure logic is in :mod:`pairwise_param.runs` (the file:
+:mod:`pairwise_param.runs.schema`, JSON Schema in ``pairwise_param/runs/run.schema.json``;
+the analysis: :mod:`pairwise_param.runs.analysis`; its words: :mod:`pairwise_param.runs.text`);
+this module is the pytest side:
 
 1. at the end of collection, :meth:`Run.collect` turns the tables of the
    session's tests into JSON-able *payloads* (axes with value labels and
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 
     from pairwise_param.plugin.expand import Record
 
-__all__ = ["CACHE_KEY", "Run", "terminal_sections"]
+__all__ = ["Run", "shape_of", "terminal_sections"]
 
 #: pytest cache key of the last run's document (``config.cache.get(CACHE_KEY, None)``)
 CACHE_KEY = "pairwise/lastrun"
@@ -209,7 +210,8 @@ class Run:
     # -- the end ---------------------------------------------------------------------
     def finish(self, config: pytest.Config, exitstatus: int) -> list[dict[str, Any]]:
         """Analyse, write the run file and the cache entry, warn; the analysed tables."""
-        from pairwise_param.runs import analyze_table, lost_at_run_time, run_document, warning_text
+        from pairwise_param.runs.analysis import analyze_table, run_document
+        from pairwise_param.runs.text import lost_at_run_time, warning_text
 
         tables = [analyze_table(p, self.outcomes) for p in self.payloads if p["items"]]
         doc = run_document(tables, exitstatus)
@@ -243,7 +245,7 @@ class Run:
 
 
 def _signature(report: Any) -> str:
-    from pairwise_param.runs import signature
+    from pairwise_param.runs.analysis import signature
 
     longrepr = report.longrepr
     crash = getattr(longrepr, "reprcrash", None)
@@ -262,7 +264,7 @@ def _skip_reason(report: Any) -> str:
 
 def terminal_sections(tr: Any, tables: list[dict[str, Any]], verbosity: int) -> None:
     """The executed-coverage and suspicious-combination sections of the terminal summary."""
-    from pairwise_param.runs import coverage_line, lost_at_run_time, suspicious_lines
+    from pairwise_param.runs.text import coverage_line, lost_at_run_time, suspicious_lines
 
     limit = None if verbosity > 0 else 10
     lines = [line for t in tables if lost_at_run_time(t) and (line := coverage_line(t, limit)) is not None]

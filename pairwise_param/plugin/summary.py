@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pairwise_param.contract import INVALID_MARK, ROW_MARK_FLAG
+from pairwise_param.contract import INVALID_MARK, MODES, ROW_MARK_FLAG
 
 if TYPE_CHECKING:
     import pytest
@@ -92,7 +92,7 @@ def summarize(items: list[Any], records: dict[str, list[Record]], tables: Any) -
         "items": n_items,
         "tables": n_tables,
         "full": round(stand_for),
-        # False: some table's count is an upper bound (pairwise_param.product.Count)
+        # False: some table's count is an upper bound (pairwise_param.tables.product.Count)
         "full_exact": exact,
         "strengths": sorted(strengths),
         "modes": sorted(modes_used),
@@ -115,7 +115,7 @@ def summary_line(summary: dict[str, Any]) -> str:
     items, full = summary["items"], summary["full"]
     ts = summary["strengths"]
     t = f"t={ts[0]}" if len(ts) == 1 else f"t={ts[0]}..{ts[-1]}"
-    mode = "" if summary["modes"] == ["cover"] else f", mode={'+'.join(summary['modes'])}"
+    mode = "" if summary["modes"] == [MODES[0]] else f", mode={'+'.join(summary['modes'])}"
     ratio = full / items if items else 1.0
     bound = not summary.get("full_exact", True)
     stand = f"at most {full}" if bound else str(full)

@@ -49,7 +49,6 @@ from typing import Any
 
 from pairwise_param.errors import PairwiseError
 from pairwise_param.model import Model
-from pairwise_param.product import Count, feasible_count
 from pairwise_param.report.classify import all_ints, classify, duplicate_rows, key_column
 from pairwise_param.report.collect import AuditMark, CollectedItem, Collection, CollectionError, MarkInfo
 from pairwise_param.report.types import (
@@ -59,9 +58,10 @@ from pairwise_param.report.types import (
     TableReport,
     TestReport,
 )
+from pairwise_param.tables.product import Count, feasible_count
 from pairwise_param.values import hashable, value_key, value_label
 
-__all__ = ["analyze", "cumulative_series", "has_key_column", "is_option_values", "is_shape_like", "measure_table"]
+__all__ = ["analyze", "cumulative_series", "has_key_column", "is_shape_like", "measure_table"]
 
 
 # -- value handling ---------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from typing import Any
 
 from pairwise_param.values import hashable, value_key
 
-__all__ = ["CASE_NAME", "Verdict", "all_ints", "classify", "duplicate_rows", "key_column"]
+__all__ = ["Verdict", "all_ints", "classify", "duplicate_rows", "key_column"]
 
 #: Argument names that hold outputs or expectations, not options.
 CASE_NAME = re.compile(

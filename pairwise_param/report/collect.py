@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from pairwise_param.contract import INVALID_MARK, ROW_MARK_FLAG
 
-__all__ = ["AuditMark", "CollectedItem", "Collection", "CollectionError", "MarkInfo", "collect"]
+__all__ = ["AuditMark", "CollectedItem", "Collection", "CollectionError", "MarkInfo", "collect", "conftest_error"]
 
 #: The marks that tell the audit what a hand-written list is (registered by the plugin).
 CASES_MARK = "pairwise_cases"

@@ -7,27 +7,18 @@ imported only when a plot is drawn; the object-oriented API (``Figure`` +
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pairwise_param.errors import InvalidArgument
+from pairwise_param.errors import InvalidArgument, MissingExtra
 from pairwise_param.report.analyze import cumulative_series
+from pairwise_param.report.columns import fmt_percent
 from pairwise_param.report.types import TableReport
 
-__all__ = ["SUPPORTED_SUFFIXES", "MissingExtra", "plot_coverage"]
+__all__ = ["SUPPORTED_SUFFIXES", "plot_coverage"]
 
 SUPPORTED_SUFFIXES = (".png", ".svg", ".pdf")
-
-
-class MissingExtra(InvalidArgument, ImportError):
-    """An optional dependency (matplotlib for ``--plot``) is not installed."""
-
-
-def _pct(p: float) -> str:
-    """Rounded down, so an incomplete table never reads 100%."""
-    return "100%" if p >= 100.0 else f"{math.floor(p * 10) / 10:.1f}%"
 
 
 def _figure() -> Any:
@@ -70,7 +61,7 @@ def plot_coverage(
     pad = max(0.5, xmax * 0.04)
     for t, (xs, ys) in series.items():
         # carry the last value on a little so the final step is visible
-        ax.step([*xs, xs[-1] + pad], [*ys, ys[-1]], where="post", label=f"{t}-way ({_pct(ys[-1])})",
+        ax.step([*xs, xs[-1] + pad], [*ys, ys[-1]], where="post", label=f"{t}-way ({fmt_percent(ys[-1])})",
                 linewidth=1.8)
     ax.axhline(100.0, color="0.6", linewidth=0.8, linestyle="--")
     ax.set_xlim(0, xmax + pad)

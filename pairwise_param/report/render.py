@@ -2,83 +2,30 @@
 Markdown (CI step summaries, PR comments) and JSON (schema in
 :mod:`pairwise_param.report.schema`, documented in ``docs/cli.md``).
 
-Pure functions from a report to text; nothing here prints.
+All three read the one column list, :data:`pairwise_param.report.columns.COLUMNS`:
+which columns a report shows, their headings, cells, totals, JSON keys and legend.
+The terminal table fits ``width`` (the CLI passes the terminal's: ``COLUMNS``, else
+the terminal's own size; no limit when the output is not a terminal) by cutting the
+AXES column.  Pure functions from a report to text; nothing here prints.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from typing import Any
 
 from pairwise_param._version import __version__
 from pairwise_param.coverage.types import fails_under
+from pairwise_param.report.columns import Shown, fmt_percent, fmt_reduction, json_values, num, shown_columns
 from pairwise_param.report.types import StrengthCoverage, SuiteReport, TableReport, TestReport
 
-__all__ = ["SCHEMA_ID", "SCHEMA_VERSION", "fmt_percent", "render_json", "render_markdown", "render_terminal", "to_json"]
+__all__ = ["SCHEMA_ID", "SCHEMA_VERSION", "render_json", "render_markdown", "render_terminal"]
 
 SCHEMA_ID = "pairwise-param/report"
 #: Bump on any incompatible change of the JSON document (a removed or renamed
 #: key, a changed type); adding keys keeps the version.
 SCHEMA_VERSION = 1
-
-
-# -- small formatters ---------------------------------------------------------------------------
-def fmt_percent(p: float | None, complete: bool | None = None) -> str:
-    """``100%`` only when complete; otherwise rounded DOWN to 0.1 (99.96% of a
-    table is shown as 99.9%, never as 100%)."""
-    if p is None:
-        return "n/a"
-    if complete or (complete is None and p >= 100.0):
-        return "100%"
-    return f"{math.floor(p * 10) / 10:.1f}%"
-
-
-def fmt_reduction(x: float, exact: bool = True) -> str:
-    """``12.0x``; ``<=12.0x`` when the full product is an upper bound."""
-    if math.isinf(x):
-        return "-"
-    return f"{x:.1f}x" if exact else f"<={x:.1f}x"
-
-
-def fmt_full(n: int, exact: bool = True) -> str:
-    """``1287``; ``<=1679616`` when the count is an upper bound
-    (:class:`pairwise_param.product.Count`)."""
-    return str(n) if exact else f"<={n}"
-
-
-def _cov_cell(test: TestReport, t: int, fail_under: float | None) -> str:
-    if not test.tables:
-        return "-"
-    c = test.coverage(t)
-    if c is None:
-        return "n/a"
-    text = fmt_percent(c.percent, c.complete)
-    if fail_under is not None and fails_under(c.percent, fail_under):
-        text += " !"
-    return text
-
-
-def _table_text(table: TableReport) -> str:
-    inner = " ".join(f"{a}:{s}" for a, s in zip(table.axes, table.sizes))
-    return f"[{inner} -> {table.rows}/{fmt_full(table.full_product, table.full_exact)}]"
-
-
-def with_pairwise_text(test: TestReport) -> str:
-    """``192 (dtype,quant_dtype,...)``: the items if the stacked option axes went through
-    ``@pairwise``; ``-`` where nothing would change."""
-    w = test.with_pairwise
-    if w is None:
-        return "-"
-    return f"{w.items} ({','.join(w.axes)})"
-
-
-def axes_text(test: TestReport) -> str:
-    """``[dtype:2 padded_a:2 bias_mode:3 -> 6/12] x n,k,m:18``"""
-    parts = [_table_text(t) for t in test.tables]
-    parts += [f"{a.name}:{a.size}" for a in test.axes if a.kind != "option"]
-    return " x ".join(parts) if parts else "-"
 
 
 def _tuple_text(d: dict[str, str]) -> str:
@@ -191,60 +138,46 @@ def _terminal_heading(report: SuiteReport) -> str:
     return head
 
 
-def _terminal_table(report: SuiteReport) -> list[str]:
-    """The aligned table: a heading per file, a row per test, the totals."""
-    cov_heads = [f"{t}-WAY" for t in report.strengths]
-    # the column of stacked full products appears only where some test would gain
-    what_if = any(t.with_pairwise is not None for t in report.tests)
-    header = ["TEST", "AXES", "FULL", "COLLECTED", "REDUCTION", *cov_heads, *(["@PAIRWISE"] if what_if else [])]
+def _terminal_table(report: SuiteReport, width: int | None) -> list[str]:
+    """The aligned table: a heading per file, a row per test, the totals; where it
+    would be wider than ``width``, the columns that may be cut give way (``...``), one
+    character at a time, down to each one's ``cut`` width: by ``give_way``, then the
+    widest first."""
+    cols = shown_columns(report)
     rows: list[list[str] | str] = []  # a str is a file heading
     current = None
     # files in the order they were given and collected (the command line's), tests in theirs
     file_order: dict[str, int] = {}
     for each in report.tests:
         file_order.setdefault(each.path, len(file_order))
-    for test in sorted(report.tests, key=lambda tr: file_order[tr.path]):
+    tests = sorted(report.tests, key=lambda tr: file_order[tr.path])
+    for test in tests:
         if test.path != current:
             current = test.path
             rows.append(test.path)
-        name = "  " + test.test_id[len(test.path) + 2 :] if test.test_id.startswith(test.path + "::") else test.test_id
-        rows.append(
-            [
-                name,
-                axes_text(test),
-                fmt_full(test.full_product, test.full_exact),
-                str(test.collected),
-                fmt_reduction(test.reduction, test.full_exact),
-                *(_cov_cell(test, t, report.fail_under) for t in report.strengths),
-                *([with_pairwise_text(test)] if what_if else []),
-            ]
-        )
-    tot = report.totals
-    total_row = [
-        f"TOTAL ({tot.tests} test{'s' if tot.tests != 1 else ''})",
-        "",
-        fmt_full(tot.full_product, tot.full_exact),
-        str(tot.collected),
-        fmt_reduction(tot.reduction, tot.full_exact),
-    ]
-    for t in report.strengths:
-        if t in tot.coverage:
-            covered, coverable = tot.coverage[t]
-            total_row.append(fmt_percent(tot.percent(t), covered >= coverable))
-        else:
-            total_row.append("-")
-    if what_if:
-        total_row.append(str(sum(t.with_pairwise.items if t.with_pairwise else t.collected for t in report.tests)))
-    table_rows: list[list[str]] = [r for r in rows if isinstance(r, list)]
-    widths = [len(h) for h in header]
-    for cells in [*table_rows, total_row]:
-        for i, cell in enumerate(cells):
-            widths[i] = max(widths[i], len(cell))
-    right = {2, 3, 4, *range(5, len(header))}
+        rows.append([c.cell(test, report) for c in cols])
+    total_row = [c.total(report) for c in cols]
+    header = [c.head for c in cols]
+    cells = [r for r in rows if isinstance(r, list)]
+    widths = [max(len(r[i]) for r in [header, total_row, *cells]) for i in range(len(cols))]
+    if width is not None:
+        floor = [max(c.column.cut, len(header[i]), len(total_row[i])) if c.column.cut is not None else widths[i]
+                 for i, c in enumerate(cols)]
+        limit = list(widths)
+        while sum(limit) + 2 * (len(cols) - 1) > width:
+            i = max(range(len(cols)), key=lambda k: (limit[k] > floor[k], -cols[k].column.give_way, limit[k], -k))
+            if limit[i] <= floor[i]:
+                break
+            limit[i] -= 1
+        for i, c in enumerate(cols):
+            if limit[i] < widths[i]:
+                for test, r in zip(tests, cells):
+                    r[i] = c.fitted(test, report, limit[i])
+                widths[i] = max(len(header[i]), len(total_row[i]), *(len(r[i]) for r in cells))
 
     def line(cells: Sequence[str]) -> str:
         return "  ".join(
-            (c.rjust(widths[i]) if i in right else c.ljust(widths[i])) for i, c in enumerate(cells)
+            (c.rjust(widths[k]) if cols[k].column.right else c.ljust(widths[k])) for k, c in enumerate(cells)
         ).rstrip()
 
     out = [line(header)]
@@ -252,6 +185,19 @@ def _terminal_table(report: SuiteReport) -> list[str]:
     out.append(line(["-" * w for w in widths]))
     out.append(line(total_row))
     return out
+
+
+def _legend(cols: Sequence[Shown], width: int | None) -> list[str]:
+    """One line per column but TEST: what it means, cut to ``width``."""
+    shown = [c for c in cols if c.column.key not in ("test",)]
+    pad = max(len(c.head) for c in shown)
+    lines = ["columns (docs/cli.md):"]
+    for c in shown:
+        text = f"  {c.head.ljust(pad)}  {c.legend}"
+        if width is not None and len(text) > width:
+            text = text[: max(width - 3, 0)] + "..."
+        lines.append(text)
+    return lines
 
 
 def _terminal_footer(report: SuiteReport, show_missing: bool, list_limit: int | None) -> list[str]:
@@ -291,17 +237,21 @@ def _first_errors(report: SuiteReport) -> list[str]:
     return [f"ERROR {e.where}: {e.message}" for e in report.errors if e.first]
 
 
-def render_terminal(report: SuiteReport, *, show_missing: bool = False, list_limit: int | None = 20) -> str:
-    """The report as an aligned table for a terminal."""
+def render_terminal(
+    report: SuiteReport, *, show_missing: bool = False, list_limit: int | None = 20, width: int | None = None
+) -> str:
+    """The report as an aligned table for a terminal ``width`` columns wide (None: no limit)."""
     first = _first_errors(report)
     out = [*first, *([""] if first else []), _terminal_heading(report), ""]
     if report.tests:
-        out.extend(_terminal_table(report))
+        out.extend(_terminal_table(report, width))
         out.append("")
         out.append(_totals_line(report))
     else:
         out.append("no parametrized tests collected")
     out.extend(_terminal_footer(report, show_missing, list_limit))
+    if report.tests:
+        out += ["", *_legend(shown_columns(report), width)]
     return "\n".join(out) + "\n"
 
 
@@ -317,36 +267,16 @@ def render_markdown(report: SuiteReport, *, show_missing: bool = False, list_lim
     if not report.tests:
         out.append("No parametrized tests collected.")
     else:
-        heads = ["Test", "Axes", "Full product", "Collected", "Reduction", *(f"{t}-way" for t in report.strengths)]
-        out.append("| " + " | ".join(heads) + " |")
-        out.append("|" + "|".join(["---", "---", "--:", "--:", "--:", *(["--:"] * len(report.strengths))]) + "|")
+        cols = shown_columns(report)
+        out.append("| " + " | ".join(c.title for c in cols) + " |")
+        out.append("|" + "|".join("--:" if c.column.right else "---" for c in cols) + "|")
         for test in report.tests:
-            cells = [
-                f"`{_md(test.test_id)}`",
-                f"`{_md(axes_text(test))}`",
-                _md(fmt_full(test.full_product, test.full_exact)),
-                str(test.collected),
-                _md(fmt_reduction(test.reduction, test.full_exact)),
-                *(_md(_cov_cell(test, t, report.fail_under)).replace(" !", " :x:") for t in report.strengths),
-            ]
-            out.append("| " + " | ".join(cells) + " |")
-        tot = report.totals
-        cells = [
-            f"**Total** ({tot.tests} tests)",
-            "",
-            f"**{_md(fmt_full(tot.full_product, tot.full_exact))}**",
-            f"**{tot.collected}**",
-            f"**{_md(fmt_reduction(tot.reduction, tot.full_exact))}**",
-        ]
-        for t in report.strengths:
-            if t in tot.coverage:
-                cov, total = tot.coverage[t]
-                cells.append(f"**{fmt_percent(tot.percent(t), cov >= total)}**")
-            else:
-                cells.append("-")
-        out.append("| " + " | ".join(cells) + " |")
+            out.append("| " + " | ".join(c.markdown(test, report) for c in cols) + " |")
+        out.append("| " + " | ".join(c.markdown_total(report) for c in cols) + " |")
         out.append("")
         out.append(f"**{_md(_totals_line(report))}**")
+        out.append("")
+        out.append("<sub>" + "; ".join(f"{c.title}: {_md(c.legend)}" for c in cols[1:]) + " (docs/cli.md)</sub>")
     if report.unparametrized:
         out.append("")
         out.append(f"{report.unparametrized} unparametrized test(s) not listed.")
@@ -373,10 +303,6 @@ def render_markdown(report: SuiteReport, *, show_missing: bool = False, list_lim
 
 
 # -- json ----------------------------------------------------------------------------------------
-def _num(x: float) -> float | None:
-    return None if math.isinf(x) or math.isnan(x) else round(x, 4)
-
-
 def _coverage_json(c: StrengthCoverage, listed: bool) -> dict[str, Any]:
     return {
         "strength": c.strength,
@@ -384,10 +310,29 @@ def _coverage_json(c: StrengthCoverage, listed: bool) -> dict[str, Any]:
         "covered": c.covered,
         "missing": c.missing,
         "infeasible": c.infeasible,
-        "percent": _num(c.percent),
+        "percent": num(c.percent),
         "complete": c.complete,
         "missing_tuples": c.missing_tuples if listed else [],
         "infeasible_tuples": c.infeasible_tuples if listed else [],
+    }
+
+
+def _table_json(tb: TableReport, show_missing: bool) -> dict[str, Any]:
+    return {
+        "source": tb.source,
+        "axes": list(tb.axes),
+        "sizes": list(tb.sizes),
+        "full_product": tb.full_product,
+        "full_product_exact": tb.full_exact,
+        "rows": tb.rows,
+        "violating_rows": tb.violating_rows,
+        "outside_rows": tb.outside_rows,
+        "coverage": [_coverage_json(c, show_missing) for c in tb.coverage],
+        "model_coverage": (
+            None
+            if tb.model_coverage is None
+            else {"label": tb.model_coverage.label, **_coverage_json(tb.model_coverage, show_missing)}
+        ),
     }
 
 
@@ -396,61 +341,26 @@ def to_json(report: SuiteReport, *, show_missing: bool = False, exit_code: int =
     tot = report.totals
     tests = []
     for test in report.tests:
-        worst = []
-        for t in report.strengths:
-            c = test.coverage(t)
-            worst.append(
-                {"strength": t, "percent": None if c is None else _num(c.percent),
-                 "complete": None if c is None else c.complete}
-            )
-        tests.append(
-            {
-                "id": test.test_id,
-                "path": test.path,
-                "class": test.cls,
-                "function": test.function,
-                "pairwise": test.pairwise,
-                "full_product": test.full_product,
-                "full_product_exact": test.full_exact,
-                "collected": test.collected,
-                "reduction": _num(test.reduction),
-                "axes": [
-                    {"name": a.name, "kind": a.kind, "size": a.size, "source": a.source, "table": a.table}
-                    for a in test.axes
-                ],
-                "tables": [
-                    {
-                        "source": tb.source,
-                        "axes": list(tb.axes),
-                        "sizes": list(tb.sizes),
-                        "full_product": tb.full_product,
-                        "full_product_exact": tb.full_exact,
-                        "rows": tb.rows,
-                        "violating_rows": tb.violating_rows,
-                        "outside_rows": tb.outside_rows,
-                        "coverage": [_coverage_json(c, show_missing) for c in tb.coverage],
-                        "model_coverage": (
-                            None
-                            if tb.model_coverage is None
-                            else {"label": tb.model_coverage.label, **_coverage_json(tb.model_coverage, show_missing)}
-                        ),
-                    }
-                    for tb in test.tables
-                ],
-                "coverage": worst,
-                "notes": list(test.notes),
-                "with_pairwise": (
-                    None
-                    if test.with_pairwise is None
-                    else {"axes": list(test.with_pairwise.axes), "rows": test.with_pairwise.rows,
-                          "product": test.with_pairwise.product, "items": test.with_pairwise.items}
-                ),
-                "below_fail_under": bool(
-                    report.fail_under is not None
-                    and any(fails_under(c.percent, report.fail_under) for tb in test.tables for c in tb.coverage)
-                ),
-            }
+        entry: dict[str, Any] = {
+            "id": test.test_id,
+            "path": test.path,
+            "class": test.cls,
+            "function": test.function,
+            "pairwise": test.pairwise,
+            "full_product_exact": test.full_exact,
+            "axes": [
+                {"name": a.name, "kind": a.kind, "size": a.size, "source": a.source, "table": a.table}
+                for a in test.axes
+            ],
+            "tables": [_table_json(tb, show_missing) for tb in test.tables],
+            "notes": list(test.notes),
+        }
+        entry.update(json_values(test, report))
+        entry["below_fail_under"] = bool(
+            report.fail_under is not None
+            and any(fails_under(c.percent, report.fail_under) for tb in test.tables for c in tb.coverage)
         )
+        tests.append(entry)
     totals_cov = []
     for t in report.strengths:
         if t in tot.coverage:
@@ -462,8 +372,8 @@ def to_json(report: SuiteReport, *, show_missing: bool = False, exit_code: int =
                     "strength": t,
                     "covered": covered,
                     "coverable": coverable,
-                    "percent": None if p is None else _num(p),
-                    "min_percent": None if low is None else _num(low),
+                    "percent": None if p is None else num(p),
+                    "min_percent": None if low is None else num(low),
                 }
             )
     return {
@@ -475,6 +385,8 @@ def to_json(report: SuiteReport, *, show_missing: bool = False, exit_code: int =
         "tuples_listed": show_missing,
         "exit_code": int(exit_code),
         "collected_items": report.collected_items,
+        "columns": [{"key": c.column.key, "head": c.head, "title": c.title, "meaning": c.legend}
+                    for c in shown_columns(report)],
         "unparametrized_tests": report.unparametrized,
         "tests": tests,
         "totals": {
@@ -482,7 +394,7 @@ def to_json(report: SuiteReport, *, show_missing: bool = False, exit_code: int =
             "full_product": tot.full_product,
             "full_product_exact": tot.full_exact,
             "collected": tot.collected,
-            "reduction": _num(tot.reduction),
+            "reduction": num(tot.reduction),
             "coverage": totals_cov,
         },
         "errors": [{"where": e.where, "message": e.message} for e in report.errors],
@@ -491,34 +403,3 @@ def to_json(report: SuiteReport, *, show_missing: bool = False, exit_code: int =
 
 def render_json(report: SuiteReport, *, show_missing: bool = False, exit_code: int = 0) -> str:
     return json.dumps(to_json(report, show_missing=show_missing, exit_code=exit_code), indent=2) + "\n"
-
-
-# -- a run file (`pairwise-param report --run FILE`) ------------------------------------------
-def render_run(doc: dict[str, Any], *, list_limit: int | None = 20, fail_under: float | None = None) -> str:
-    """What a pytest run's ``@pairwise`` rows did (a run file, see :mod:`pairwise_param.runs`):
-    per table rows, items, outcomes and executed coverage, then the lost tuples and the
-    suspicious combinations, in the same words as the plugin's terminal summary."""
-    from pairwise_param.runs import coverage_line, suspicious_lines
-
-    tables = doc["tables"]
-    head = ["TEST", "ROWS", "ITEMS", "RAN", "PASSED", "FAILED", "SKIPPED", "EXECUTED COVERAGE"]
-    body = []
-    for t in tables:
-        c, cov = t["counts"], t["coverage"]
-        pct = "-" if cov["percent"] is None else f"{cov['percent']:.1f}% ({cov['executed']}/{cov['collected']})"
-        if fail_under is not None and cov["percent"] is not None and fails_under(cov["percent"], fail_under):
-            pct += " < --fail-under"
-        name = t["test"] + (f" (table {t['table'] + 1})" if t["table"] else "")
-        failed = c["failed"] + c["error"]
-        body.append([name, str(c["rows"]), str(c["items"]), str(c["executed"]), str(c["passed"]), str(failed),
-                     str(c["skipped"]), pct])
-    widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
-    lines = [f"pairwise-param run: {len(tables)} table{'s' if len(tables) != 1 else ''}, pytest exit status {doc['exitstatus']}"]
-    lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in [head, *body]]
-    lost = [line for t in tables if (line := coverage_line(t, list_limit)) is not None]
-    if lost:
-        lines += ["", "executed coverage below the collected table:", *lost]
-    found = [line for t in tables for line in suspicious_lines(t, list_limit)]
-    if found:
-        lines += ["", "suspicious combinations (held by failing items, by no passing item):", *found]
-    return "\n".join(lines) + "\n"

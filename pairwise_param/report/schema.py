@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pairwise_param.report.columns import COLUMNS
 from pairwise_param.report.render import SCHEMA_ID, SCHEMA_VERSION
 
 __all__ = ["REPORT_SCHEMA"]
@@ -75,11 +76,14 @@ _AXIS = {
     },
 }
 
+#: a test's value of each column (report/columns.py: its key, schema and whether it is required)
+_COLUMN_VALUES = {c.json_key: c.json_schema for c in COLUMNS if c.json_key is not None and c.json_schema is not None}
+
 _TEST = {
     "type": "object",
     "required": [
-        "id", "path", "class", "function", "pairwise", "full_product", "collected", "reduction",
-        "axes", "tables", "coverage", "below_fail_under",
+        "id", "path", "class", "function", "pairwise", "axes", "tables", "below_fail_under",
+        *(c.json_key for c in COLUMNS if c.json_key is not None and c.json_required),
     ],
     "properties": {
         "id": {"type": "string"},
@@ -87,39 +91,24 @@ _TEST = {
         "class": {"type": ["string", "null"]},
         "function": {"type": "string"},
         "pairwise": {"type": "boolean"},
-        "full_product": _INT,
         # false: full_product is an upper bound (a constrained group too large to count exactly)
         "full_product_exact": {"type": "boolean"},
-        "collected": _INT,
-        "reduction": {"type": ["number", "null"], "minimum": 0},
         "axes": {"type": "array", "items": _AXIS},
         "tables": {"type": "array", "items": _TABLE},
         # what the analysis noticed: case tables and why, repeated rows, tied columns
         "notes": {"type": "array", "items": {"type": "string"}},
-        # the items if the stacked option axes went through @pairwise (null: no gain)
-        "with_pairwise": {
-            "type": ["object", "null"],
-            "required": ["axes", "rows", "product", "items"],
-            "properties": {
-                "axes": {"type": "array", "items": {"type": "string"}},
-                "rows": _INT,
-                "product": _INT,
-                "items": _INT,
-            },
-        },
-        "coverage": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["strength", "percent", "complete"],
-                "properties": {
-                    "strength": {"type": "integer", "minimum": 1},
-                    "percent": _PCT,
-                    "complete": {"type": ["boolean", "null"]},
-                },
-            },
-        },
         "below_fail_under": {"type": "boolean"},
+        **_COLUMN_VALUES,
+    },
+}
+
+#: the columns the report shows (report/columns.py), with what each means
+_COLUMNS_SHOWN = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "required": ["key", "head", "title", "meaning"],
+        "properties": {k: {"type": "string"} for k in ("key", "head", "title", "meaning")},
     },
 }
 
@@ -130,7 +119,7 @@ REPORT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": [
         "schema", "schema_version", "tool", "strengths", "fail_under", "tuples_listed", "exit_code",
-        "collected_items", "unparametrized_tests", "tests", "totals", "errors",
+        "collected_items", "unparametrized_tests", "columns", "tests", "totals", "errors",
     ],
     "properties": {
         "schema": {"const": SCHEMA_ID},
@@ -146,6 +135,7 @@ REPORT_SCHEMA: dict[str, Any] = {
         "exit_code": {"type": "integer", "minimum": 0},
         "collected_items": _INT,
         "unparametrized_tests": _INT,
+        "columns": _COLUMNS_SHOWN,
         "tests": {"type": "array", "items": _TEST},
         "totals": {
             "type": "object",

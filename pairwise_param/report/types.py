@@ -60,7 +60,7 @@ class TableReport:
     #: distinct rows holding an invalid value (a @pairwise table's negative part): not in ``rows``
     #: nor in the coverage, which measure the valid part
     invalid_rows: int = 0
-    #: False when ``full_product`` is only an upper bound (:class:`pairwise_param.product.Count`)
+    #: False when ``full_product`` is only an upper bound (:class:`pairwise_param.tables.product.Count`)
     full_exact: bool = True
 
     def at(self, strength: int) -> StrengthCoverage | None:

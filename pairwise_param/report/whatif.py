@@ -1,7 +1,7 @@
 """What ``@pairwise`` would give a test that stacks full products of option axes.
 
 The one place the report asks the engine for rows (lazily, through
-:func:`pairwise_param.covering.cover`): the analysis itself only measures what
+:func:`pairwise_param.tables.covering.cover`): the analysis itself only measures what
 was collected.  A maintainer sees ``1536 -> 192 with @pairwise(dtype, quant,
 ...)`` before touching a file; ``pairwise-param convert`` does the rewrite.
 """
@@ -21,7 +21,7 @@ def with_pairwise(stacked: Sequence[tuple[str, Sequence[Any]]], full_product: in
     them is smaller than their product (two axes: pairwise IS their product)."""
     if len(stacked) < 3:
         return None
-    from pairwise_param.covering import cover
+    from pairwise_param.tables.covering import cover
 
     product = 1
     for _, values in stacked:

@@ -79,6 +79,22 @@ def test_generate_csv_rows_cover_and_respect_constraints(model_file: Path, capsy
     assert "t=2:" in out and "(100%), 1 infeasible" in out
 
 
+def test_generate_full_mode_is_the_full_product_minus_forbidden_rows(
+    model_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import itertools
+
+    code, out, err = run(capsys, "generate", str(model_file), "--mode", "full")
+    assert code == ExitCode.OK
+    rows = [tuple(r.values()) for r in csv.DictReader(io.StringIO(out))]
+    every = list(itertools.product(["bf16", "fp16", "fp32"], ["false", "true"], ["0", "1", "2"], ["false", "true"]))
+    allowed = [r for r in every if not (r[0] == "fp32" and r[2] == "2") and r[:2] + r[3:] != ("bf16", "true", "true")]
+    assert rows == allowed  # lexicographic in the model's value order
+    assert f"{len(allowed)} rows, strength 2" in err and "method full" in err
+    code, _, err = run(capsys, "generate", str(model_file), "--mode", "fast")
+    assert code == ExitCode.USAGE_ERROR and "invalid choice: 'fast'" in err
+
+
 def test_generate_json_and_markdown(model_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "generate", str(model_file), "--format", "json", "--strength", "3", "--seed", "7")
     assert code == ExitCode.OK

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("libcst")
 
 from pairwise_param.cli import main
-from pairwise_param.convert import convert_source
+from pairwise_param.cli.convert import convert_source
 from pairwise_param.errors import InvalidArgument
 
 CORPUS = Path(__file__).parent / "convert_corpus"

@@ -74,7 +74,7 @@ def test_ctrl_c_writes_the_best_table_so_far(
 def test_ctrl_c_before_a_table_writes_nothing(
     model_file: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pairwise_param import covering
+    from pairwise_param.tables import covering
 
     def boom(*args: Any, **kwargs: Any) -> Any:
         raise KeyboardInterrupt

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from pairwise_param import Model
-from pairwise_param.localize import build_row, groups, requests
+from pairwise_param.runs.localize import build_row, groups, requests
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestAssertRewriteWarning")
 

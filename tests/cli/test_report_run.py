@@ -11,7 +11,7 @@ from schema_check import validate
 
 from pairwise_param.cli import main
 from pairwise_param.cli.main import ExitCode
-from pairwise_param.runs import RUN_SCHEMA
+from pairwise_param.runs.schema import RUN_SCHEMA
 
 SUITE = """
 import pytest
@@ -72,9 +72,9 @@ def test_a_pytest_cache_directory_gives_its_last_run(
 
 
 def test_the_checked_in_schema_file_is_the_schema() -> None:
-    import pairwise_param.report
+    import pairwise_param.runs
 
-    path = Path(pairwise_param.report.__file__).parent / "run.schema.json"
+    path = Path(pairwise_param.runs.__file__).parent / "run.schema.json"
     assert json.loads(path.read_text()) == RUN_SCHEMA
 
 

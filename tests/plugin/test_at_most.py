@@ -1,4 +1,4 @@
-"""Issue 17: a feasible count past :data:`pairwise_param.product.COUNT_LIMIT` is
+"""Issue 17: a feasible count past :data:`pairwise_param.tables.product.COUNT_LIMIT` is
 an upper bound, and the plugin's summary line and table cache say so.
 
 The limit is patched down to 3 transitions so that a 4 x 4 (x 2) model with
@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from pairwise_param import product
 from pairwise_param.model import Model
-from pairwise_param.plugin.tables import TableCache, build_table
+from pairwise_param.tables import product
+from pairwise_param.tables.build import build_table
+from pairwise_param.tables.cache import TableCache
 
 SUITE = """
     from pairwise_param import pairwise
@@ -56,9 +57,9 @@ def test_summary_line_says_at_most_when_the_count_is_a_bound(
 
 
 def test_a_bound_survives_the_table_cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert build_table(model(), "cover").full_exact
+    assert build_table(model(), "cover", count=True).full_exact
     monkeypatch.setattr(product, "COUNT_LIMIT", 3)
-    built = build_table(model(), "cover")
+    built = build_table(model(), "cover", count=True)
     assert (built.full_count, built.full_exact) == (32, False)
     store = DictStore()
     first = TableCache(store)
@@ -75,5 +76,5 @@ def test_a_bound_survives_the_table_cache(monkeypatch: pytest.MonkeyPatch) -> No
 
 def test_full_mode_counts_its_rows_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(product, "COUNT_LIMIT", 3)
-    full = build_table(model(), "full")
+    full = build_table(model(), "full", count=True)
     assert (full.full_count, full.full_exact) == (24, True) == (len(full.rows), True)

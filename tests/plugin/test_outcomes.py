@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from schema_check import validate
 
-from pairwise_param.runs import RUN_SCHEMA, is_executed
+from pairwise_param.runs.analysis import is_executed
+from pairwise_param.runs.schema import RUN_SCHEMA
 
 pytest.importorskip("xdist")
 

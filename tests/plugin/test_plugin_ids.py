@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from pairwise_param.plugin.ids import axis_segments, pytest_value_id, row_ids
+from pairwise_param.tables.ids import axis_segments, pytest_value_id, row_ids
 from pairwise_param.values import value_id
 
 
@@ -86,7 +86,7 @@ def test_row_ids() -> None:
 
 def test_ids_stable_across_hash_seeds() -> None:
     code = (
-        "from pairwise_param.plugin.ids import row_ids\n"
+        "from pairwise_param.tables.ids import row_ids\n"
         "axes=[(['s'], [frozenset({'a','b','c'}), 'x', ('p','q')]), (['t'], [None, 1.5])]\n"
         "print(row_ids(axes, [(0,0),(1,1),(2,0)]))\n"
     )

@@ -17,7 +17,8 @@ from schema_check import validate
 
 from pairwise_param.cli import main
 from pairwise_param.cli.main import ExitCode
-from pairwise_param.report.render import SCHEMA_VERSION, fmt_percent
+from pairwise_param.report.columns import fmt_percent
+from pairwise_param.report.render import SCHEMA_VERSION
 from pairwise_param.report.schema import REPORT_SCHEMA
 
 

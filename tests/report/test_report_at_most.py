@@ -1,6 +1,6 @@
 """Issue 17: ``pairwise-param report`` says "<=" / "at most" / "up to" where a
 feasible count is only an upper bound (a constrained group past
-:data:`pairwise_param.product.COUNT_LIMIT`), and the JSON report carries
+:data:`pairwise_param.tables.product.COUNT_LIMIT`), and the JSON report carries
 ``full_product_exact``.
 
 4 x 4 x 2 options with ``a != b``: 24 feasible rows of 32, x 2 shapes -> FULL 48
@@ -14,9 +14,9 @@ import json
 import pytest
 from schema_check import validate
 
-from pairwise_param import product
 from pairwise_param.cli import main
 from pairwise_param.report.schema import REPORT_SCHEMA
+from pairwise_param.tables import product
 
 SUITE = """
     import pytest

@@ -32,7 +32,7 @@ from typing import Any
 
 from pairwise_param.errors import InvalidArgument
 
-__all__ = ["MIN_AXES", "Conversion", "convert_source"]
+__all__ = ["Conversion", "convert_source"]
 
 #: Stacked option axes needed before a test is converted without ``--options``:
 #: pairwise over two axes is their product, so two gain nothing.

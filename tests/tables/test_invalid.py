@@ -1,4 +1,4 @@
-"""Invalid values (pairwise_param.negative): checked independently of the code that
+"""Invalid values (pairwise_param.tables.invalid): checked independently of the code that
 builds the rows: the valid part covers every coverable t-tuple of valid values, every
 (invalid value, valid value of another axis) pair is in a row unless constraints
 forbid it, no row holds two invalid values, no row breaks a constraint."""
@@ -15,7 +15,7 @@ from sizing import examples
 
 from pairwise_param import InvalidCase, cover, invalid
 from pairwise_param.errors import EmptyAxis, InvalidArgument, InvalidInclude, UnsatisfiableConstraints
-from pairwise_param.negative import Invalid, split_model
+from pairwise_param.tables.invalid import Invalid, split_model
 
 
 def _check(axes: dict[str, list[Any]], constraints: list[Any], strength: int, array: Any) -> None:

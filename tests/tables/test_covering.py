@@ -7,8 +7,9 @@ import pytest
 
 from pairwise_param import Model, cover, pairwise
 from pairwise_param.cli.modelfile import parse_model
-from pairwise_param.covering import CoveringArray
-from pairwise_param.plugin.tables import build_table
+from pairwise_param.errors import InvalidArgument
+from pairwise_param.tables.build import build_table
+from pairwise_param.tables.covering import CoveringArray
 
 AXES = {"dtype": ["fp16", "bf16", "fp32"], "padded": [False, True], "bias": [0, 1, 2]}
 
@@ -140,3 +141,27 @@ def test_declarative_rules_in_cover_and_pairwise() -> None:
 
     spec = test_x.pytestmark[0].args[0]  # type: ignore[attr-defined]
     assert build_table(spec.model("t"), "cover").rows == rows.index_rows
+
+
+def test_full_mode_gives_the_rows_the_plugin_runs_in_full_mode() -> None:
+    import itertools
+
+    from pairwise_param import invalid
+
+    axes = {"dtype": ["fp16", "bf16", "fp32"], "bias": [0, 1, 2], "xnorm": [False, True]}
+
+    def no_fp32_bias2(dtype: str, bias: int) -> bool:
+        return not (dtype == "fp32" and bias == 2)
+
+    full = cover(axes, constraints=[no_fp32_bias2], mode="full")
+    every = [dict(zip(axes, r)) for r in itertools.product(*axes.values())]
+    assert list(full) == [r for r in every if no_fp32_bias2(r["dtype"], r["bias"])]
+    assert full.method == "full" and full.infeasible == []
+    model = Model(axes, constraints=[no_fp32_bias2])
+    assert build_table(model, "full").rows == full.index_rows
+    # with invalid values: the valid part's full product, then each invalid value with every valid row
+    bad = cover({**axes, "bias": [0, 1, invalid(-1)]}, mode="full")
+    assert bad.valid_count == 12 and bad.invalid_count == 6
+    assert all(c is not None and c.value == -1 for c in bad.invalid[12:])
+    with pytest.raises(InvalidArgument, match="mode='exhaustive' is not a mode; use 'cover' or 'full'"):
+        cover(axes, mode="exhaustive")

@@ -1,4 +1,4 @@
-"""Suspicious combinations (pairwise_param.locate) and the run analysis (pairwise_param.runs),
+"""Suspicious combinations (pairwise_param.runs.locate) and the run analysis (pairwise_param.runs.analysis),
 judged by brute force over every combination and by the definitions in their docstrings."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from sizing import examples
 
 from pairwise_param import cover
-from pairwise_param.locate import suspicious
-from pairwise_param.runs import analyze_table, describe, never_text, signature
+from pairwise_param.runs.analysis import analyze_table, describe, never_text, signature
+from pairwise_param.runs.locate import suspicious
 
 Row = tuple[int, ...]
 
@@ -91,7 +91,7 @@ def test_a_single_value_fault_is_decided_and_ranked_first() -> None:
 
 
 def test_a_table_too_wide_for_the_budget_is_searched_at_a_smaller_size() -> None:
-    from pairwise_param import locate
+    from pairwise_param.runs import locate
 
     wide = 200  # C(200, 3) = 1313400 triples per row
     fail = [tuple([1] * wide)]

@@ -21,7 +21,9 @@ of the rule:
 Rows are index rows of the *full* model (every value, valid or not, in the order
 written), so ids, decoding and coverage measurement all use the one model the user
 wrote.  The engine is untouched: it builds the valid table and one small table per
-invalid value.  Nothing here imports pytest.
+invalid value.  This module is the model side (the values, the split into parts);
+the rows of the parts are built and assembled by
+:func:`pairwise_param.tables.build.build_with_invalid`.  Nothing here imports pytest.
 """
 
 from __future__ import annotations
@@ -42,16 +44,14 @@ from pairwise_param.model import Model, RowLike
 from pairwise_param.values import value_label
 
 if TYPE_CHECKING:
-    from pairwise_param.engine import EngineOptions, TupleRef
+    from pairwise_param.engine import TupleRef
 
 __all__ = [
     "Invalid",
     "InvalidCase",
-    "NegativeRows",
     "Split",
     "has_invalid",
     "invalid",
-    "negative_rows",
     "split_model",
     "unwrap_invalid",
 ]
@@ -276,39 +276,3 @@ def _parts(
             ) from None
         parts.append(part)
     return parts
-
-
-@dataclass(frozen=True)
-class NegativeRows:
-    """The negative part: full-model index rows, the case (index into
-    :attr:`Split.cases`) of each row, and the pairs (invalid value, valid value)
-    constraints forbid, as ``(case, ((axis,), (value,)))`` in full indices."""
-
-    rows: tuple[tuple[int, ...], ...]
-    case_of_row: tuple[int, ...]
-    infeasible: tuple[tuple[int, TupleRef], ...]
-
-
-def negative_rows(split: Split, mode: str, options: EngineOptions | None = None) -> NegativeRows:
-    """The rows of every invalid value, case by case in :attr:`Split.cases` order:
-    its strength-1 table (cover mode) or its full product (full mode)."""
-    from pairwise_param.covering import engine_options, run_engine
-    from pairwise_param.product import full_rows
-
-    opts = options if options is not None else engine_options(where=split.full.where)
-    rows: list[tuple[int, ...]] = []
-    owner: list[int] = []
-    infeasible: list[tuple[int, TupleRef]] = []
-    for k, ((a, v, _), part) in enumerate(zip(split.cases, split.parts)):
-        to_full = [(v,) if b == a else m for b, m in enumerate(split.valid_to_full)]
-        if mode == "full":
-            part_rows: Sequence[Sequence[int]] = full_rows(part)
-        else:
-            generated = run_engine(part, opts)
-            part_rows = generated.rows
-            for scope, vals in generated.infeasible:
-                infeasible.append((k, (tuple(scope), tuple(to_full[b][x] for b, x in zip(scope, vals)))))
-        for r in part_rows:
-            rows.append(tuple(to_full[b][x] for b, x in enumerate(r)))
-            owner.append(k)
-    return NegativeRows(tuple(rows), tuple(owner), tuple(infeasible))

@@ -2,10 +2,10 @@
 
 A covering run that failed leaves, per (table, shape, error signature), a few
 *candidate* combinations: the minimal combinations of 1..t cells held by failing
-rows and by no passing row, ranked by :func:`pairwise_param.locate.suspicious`
+rows and by no passing row, ranked by :func:`pairwise_param.runs.locate.suspicious`
 (the one home of that rule).  This module adds what the run could not decide,
 as pure functions over the run document (schema ``pairwise-param/run``, see
-:mod:`pairwise_param.runs`) and value indices; no pytest, no subprocess (the CLI
+:mod:`pairwise_param.runs.schema`) and value indices; no pytest, no subprocess (the CLI
 runs pytest):
 
 * :func:`groups` -- the failure groups of a run document, each with its failing
@@ -38,15 +38,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pairwise_param.runs.analysis import FAILURES, describe
+
 if TYPE_CHECKING:
-    from pairwise_param.locate import Combination, Verdict
     from pairwise_param.model import Model
+    from pairwise_param.runs.locate import Combination, Verdict
 
 __all__ = ["REQUEST_FORMAT", "Group", "Search", "build_row", "decided", "groups", "requests", "search"]
 
 #: version of the request file the CLI hands to the plugin (``--pairwise-extra-rows``)
 REQUEST_FORMAT = 1
-_FAILED = ("failed", "error")
 #: steps of the search for a row not run before (then the request is dropped)
 _SEARCH_LIMIT = 100_000
 
@@ -74,7 +75,7 @@ class Group:
         return (self.test, self.table, self.shape, self.signature)
 
     def verdict(self) -> Verdict:
-        from pairwise_param.locate import suspicious
+        from pairwise_param.runs.locate import suspicious
 
         return suspicious(self.failing, self.passing, self.strength)
 
@@ -96,9 +97,7 @@ class Group:
 
     def describe(self, combination: Sequence[tuple[int, int]]) -> str:
         """``{dtype=bf16, xnorm=True}`` with the run document's value labels."""
-        return "{" + ", ".join(
-            f"{self.axes[a]['name']}={self.axes[a]['values'][v]}" for a, v in combination
-        ) + "}"
+        return describe(self.axes, combination)
 
     def add(self, row: Sequence[int], outcome: str, signature: str | None, nodeid: str) -> None:
         """Take the outcome of a follow-up row of this group's shape (a skipped or
@@ -107,7 +106,7 @@ class Group:
         self.extra.append((r, outcome))
         if outcome == "passed":
             self.passing.append(r)
-        elif outcome in _FAILED and signature == self.signature:
+        elif outcome in FAILURES and signature == self.signature:
             self.failing.append(r)
             self.failing_nodeids.append(nodeid)
 
@@ -125,7 +124,7 @@ def groups(doc: Mapping[str, Any]) -> list[Group]:
             row = rows[item["row"]]
             if outcome == "passed":
                 by_shape_pass.setdefault(shape, []).append(row)
-            elif outcome in _FAILED:
+            elif outcome in FAILURES:
                 sig = item.get("signature") or ""
                 g = found.get((shape, sig))
                 if g is None:

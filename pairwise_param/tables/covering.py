@@ -1,52 +1,27 @@
 """``cover()`` and :class:`CoveringArray`: the library's verb outside pytest.
 
-:func:`cover` validates its inputs into a :class:`~pairwise_param.model.Model`,
-asks the engine for index rows (through :func:`run_engine`, the one place any
-face runs the engine for a model) and decodes them back to the user's own
-values (the very objects given, never copies or strings).
+:func:`cover` validates its inputs into a :class:`~pairwise_param.model.Model` (or,
+with invalid values, a :class:`~pairwise_param.tables.invalid.Split`), asks
+:mod:`pairwise_param.tables.build` for its table (the one way any face gets rows)
+and decodes them back to the user's own values (the very objects given, never
+copies or strings).  :func:`build_array` does the same for an already validated
+model (the CLI's ``generate``, the Hypothesis strategies).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 from pairwise_param.model import Model, RowLike
+from pairwise_param.tables.build import Table, build_table, build_with_invalid, check_mode, engine_options
 
 if TYPE_CHECKING:
-    from pairwise_param.engine import EngineOptions, Generated, Progress, TupleRef
-    from pairwise_param.negative import InvalidCase, Split
+    from pairwise_param.engine import EngineOptions, Progress, TupleRef
+    from pairwise_param.tables.build import WithInvalid
+    from pairwise_param.tables.invalid import InvalidCase, Split
 
-__all__ = ["CoveringArray", "build_array", "cover", "engine_options", "run_engine", "split_array"]
-
-
-def engine_options(effort: Any = 0, seed: Any = 0, where: str | None = None) -> EngineOptions:
-    """``EngineOptions(effort=effort, seed=seed)``, whose ``__post_init__`` is
-    THE validator of both options; its error is re-raised naming ``where``."""
-    from pairwise_param.engine import EngineOptions
-    from pairwise_param.errors import InvalidArgument
-
-    try:
-        return EngineOptions(effort=effort, seed=seed)
-    except InvalidArgument as exc:
-        if where is None or exc.where is not None:
-            raise
-        raise InvalidArgument(exc.detail, where=where) from None
-
-
-def run_engine(model: Model, options: EngineOptions) -> Generated:
-    """Rows of ``model`` from the engine: the one way every face (``cover()``,
-    the plugin, the CLI) runs it.  A row the engine emits twice (two partial
-    include rows completed alike) is kept once: it adds no coverage and would
-    repeat a test id."""
-    from pairwise_param.engine import generate
-
-    generated = generate(model.index_model, options, model.feasibility)
-    rows = tuple(dict.fromkeys(generated.rows))
-    if len(rows) == len(generated.rows):
-        return generated
-    return dataclasses.replace(generated, rows=rows)
+__all__ = ["CoveringArray", "build_array", "cover"]
 
 
 class CoveringArray(Sequence[dict[str, Any]]):
@@ -68,22 +43,25 @@ class CoveringArray(Sequence[dict[str, Any]]):
         def test_kernel(dtype, bias): ...
     """
 
-    def __init__(self, model: Model, generated: Generated, split: Split | None = None,
-                 invalid: Sequence[InvalidCase | None] = (),
-                 invalid_infeasible: Sequence[tuple[int, TupleRef]] = ()) -> None:
-        self.model = model
-        self.index_rows: tuple[tuple[int, ...], ...] = generated.rows
-        self.method = generated.method
+    def __init__(self, model: Model, table: Table, invalid: WithInvalid | None = None) -> None:
+        self.model = model if invalid is None else invalid.split.full
+        valid = table if invalid is None else invalid.valid
+        self.index_rows: tuple[tuple[int, ...], ...] = table.rows if invalid is None else invalid.rows
+        self.method = valid.method
         #: True when Ctrl-C ended the improver early (the CLI's ``generate``): the rows
         #: are the best verified array found by then
-        self.interrupted = generated.interrupted
-        self._infeasible_refs = generated.infeasible
-        self._rows = [model.decode(r) for r in generated.rows]
-        #: with invalid values (:mod:`pairwise_param.negative`): the split, and per row
-        #: its :class:`~pairwise_param.negative.InvalidCase` (None for a valid row)
-        self.split = split
-        self.invalid: tuple[InvalidCase | None, ...] = tuple(invalid) or (None,) * len(self._rows)
-        self._invalid_infeasible = tuple(invalid_infeasible)
+        self.interrupted = valid.interrupted
+        self._infeasible_refs = valid.infeasible
+        self._rows = [self.model.decode(r) for r in self.index_rows]
+        #: with invalid values (:mod:`pairwise_param.tables.invalid`): the split, and per row
+        #: its :class:`~pairwise_param.tables.invalid.InvalidCase` (None for a valid row)
+        self.split: Split | None = None if invalid is None else invalid.split
+        self.invalid: tuple[InvalidCase | None, ...] = (
+            (None,) * len(self._rows)
+            if invalid is None
+            else tuple(None if k is None else invalid.split.case(k) for k in invalid.cases)
+        )
+        self._invalid_infeasible: tuple[TupleRef, ...] = () if invalid is None else invalid.negative_infeasible
 
     @overload
     def __getitem__(self, i: int) -> dict[str, Any]: ...
@@ -109,14 +87,11 @@ class CoveringArray(Sequence[dict[str, Any]]):
     def invalid_infeasible(self) -> list[dict[str, Any]]:
         """Pairs (invalid value, valid value of another axis) that constraints forbid,
         as ``{axis name: value}`` dicts (the negative part's uncoverable tuples)."""
-        if self.split is None:
-            return []
-        out = []
-        for k, (scope, values) in self._invalid_infeasible:
-            a, v, _ = self.split.cases[k]
-            cells = {a: v, **dict(zip(scope, values))}
-            out.append({self.model.axes[b].name: self.model.axes[b].values[x] for b, x in sorted(cells.items())})
-        return out
+        return [self._as_dict(ref) for ref in self._invalid_infeasible]
+
+    def _as_dict(self, ref: TupleRef) -> dict[str, Any]:
+        scope, values = ref
+        return {self.model.axes[a].name: self.model.axes[a].values[v] for a, v in zip(scope, values)}
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         return iter(self._rows)
@@ -141,7 +116,7 @@ class CoveringArray(Sequence[dict[str, Any]]):
 
     def ids(self) -> list[str]:
         """Readable, unique test ids, the ones the plugin gives the same rows."""
-        from pairwise_param.plugin.ids import row_ids
+        from pairwise_param.tables.ids import row_ids
 
         return row_ids([(a.names, a.values) for a in self.model.axes], self.index_rows, None)
 
@@ -166,10 +141,7 @@ class CoveringArray(Sequence[dict[str, Any]]):
     @property
     def infeasible(self) -> list[dict[str, Any]]:
         """t-tuples no valid row can contain, as ``{axis name: value}`` dicts."""
-        out = []
-        for scope, values in self._infeasible_refs:
-            out.append({self.model.axes[a].name: self.model.axes[a].values[v] for a, v in zip(scope, values)})
-        return out
+        return [self._as_dict(ref) for ref in self._infeasible_refs]
 
     def describe_infeasible(self, limit: int = 10) -> str:
         """Readable list of infeasible tuples (for messages and summaries)."""
@@ -197,33 +169,34 @@ class CoveringArray(Sequence[dict[str, Any]]):
 def build_array(
     model: Model,
     *,
+    mode: str = "cover",
     effort: Any = 0,
     seed: Any = 0,
     on_progress: Callable[[Progress], None] | None = None,
     interruptible: bool = False,
 ) -> CoveringArray:
-    """Generate the covering array of an already validated model.
+    """The array of an already validated model in ``mode`` (``"cover"`` or ``"full"``).
     ``on_progress`` / ``interruptible``: see :class:`~pairwise_param.engine.EngineOptions`
     (the CLI's progress line and Ctrl-C); neither changes the rows of a full run."""
-    options = engine_options(effort, seed, model.where)
+    options = _options(mode, effort, seed, model.where, on_progress, interruptible)
+    return CoveringArray(model, build_table(model, mode, options))
+
+
+def _options(
+    mode: str,
+    effort: Any,
+    seed: Any,
+    where: str | None,
+    on_progress: Callable[[Progress], None] | None = None,
+    interruptible: bool = False,
+) -> EngineOptions:
+    import dataclasses
+
+    options = engine_options(effort, seed, where)  # bad options fail before any model work
+    check_mode(mode, where)
     if on_progress is not None or interruptible:
         options = dataclasses.replace(options, on_progress=on_progress, interruptible=interruptible)
-    return CoveringArray(model, run_engine(model, options))
-
-
-def split_array(split: Split, options: EngineOptions) -> CoveringArray:
-    """The array of a model with invalid values: the valid part's covering table
-    (lifted to the full model's indices), then the negative part
-    (:func:`pairwise_param.negative.negative_rows`)."""
-    from pairwise_param.negative import negative_rows
-
-    valid = run_engine(split.valid, options)
-    neg = negative_rows(split, "cover", options)
-    generated = dataclasses.replace(
-        valid, rows=split.lift(valid.rows) + neg.rows, infeasible=split.lift_refs(valid.infeasible)
-    )
-    cases = (None,) * len(valid.rows) + tuple(split.case(k) for k in neg.case_of_row)
-    return CoveringArray(split.full, generated, split, cases, neg.infeasible)
+    return options
 
 
 def cover(
@@ -233,6 +206,7 @@ def cover(
     constraints: Iterable[Callable[..., Any] | Mapping[str, Any] | str] | None = (),
     include: Iterable[RowLike] | None = (),
     sub_models: Iterable[tuple[Sequence[str], int]] | None = (),
+    mode: str = "cover",
     effort: Any = 0,
     seed: int = 0,
     where: str | None = None,
@@ -247,20 +221,23 @@ def cover(
     predicates over axis names or declarative rules
     (:mod:`pairwise_param.language`); ``include`` rows come first;
     ``sub_models`` raise the strength on a subset of axes; ``effort`` > 0 runs
-    the improver (deterministic for a given ``seed``).  Values wrapped in
+    the improver (deterministic for a given ``seed``).  ``mode="full"`` gives
+    every row of the full product that breaks no constraint instead (the rows
+    ``pytest --pairwise-mode=full`` runs).  Values wrapped in
     :func:`pairwise_param.invalid` are tested one at a time after the covering
-    rows (see :mod:`pairwise_param.negative`).
+    rows (see :mod:`pairwise_param.tables.invalid`).
     """
-    options = engine_options(effort, seed, where)  # bad options fail before any model work
-    from pairwise_param.negative import has_invalid
+    options = _options(mode, effort, seed, where)
+    from pairwise_param.tables.invalid import has_invalid
 
     if has_invalid(axes):
-        from pairwise_param.negative import split_model
+        from pairwise_param.tables.invalid import split_model
 
         split = split_model(axes, strength=strength, constraints=constraints, include=include,
                             sub_models=sub_models, where=where)
-        return split_array(split, options)
+        valid = build_table(split.valid, mode, options)
+        return CoveringArray(split.full, valid, build_with_invalid(split, valid, mode, options))
     model = Model(
         axes, strength=strength, constraints=constraints, include=include, sub_models=sub_models, where=where
     )
-    return CoveringArray(model, run_engine(model, options))
+    return CoveringArray(model, build_table(model, mode, options))

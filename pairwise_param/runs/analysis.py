@@ -1,0 +1,293 @@
+"""The analysis of one table of a run: what its rows EXECUTED, and which combinations its failures point at.
+
+Pure logic over plain JSON data (no pytest, no engine, no user values): the
+plugin builds the collection-time payload and the outcomes, :func:`analyze_table`
+gives the TABLE entry of the run file (layout and JSON Schema:
+:mod:`pairwise_param.runs.schema`), :func:`run_document` the whole file.  One home
+each: what counts as *executed* (:func:`is_executed`), as a *failure*
+(:data:`FAILURES`), an error's *signature* (:func:`signature`), a lost tuple's
+reason when its rows were only deselected (:data:`NOT_SELECTED`).  Suspicious
+combinations are ranked by :func:`pairwise_param.runs.locate.suspicious`.
+"""
+
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pairwise_param.runs.locate import Verdict, suspicious
+from pairwise_param.runs.schema import OUTCOMES, SCHEMA_ID, SCHEMA_VERSION
+from pairwise_param.tables.build import exhaustive
+
+__all__ = [
+    "FAILURES",
+    "NOT_SELECTED",
+    "analyze_table",
+    "describe",
+    "is_executed",
+    "natural",
+    "never_text",
+    "run_document",
+    "signature",
+]
+
+#: outcomes that count as a failure of the row
+FAILURES = frozenset({"failed", "error"})
+#: the reason of a tuple lost only because its rows were deselected (-k, -m, --lf)
+NOT_SELECTED = "not selected"
+#: candidates kept per group in the document (the total is kept too)
+MAX_CANDIDATES = 20
+
+#: numbers and addresses that stand alone (``bf16`` and ``fp8e4m3`` are names, not numbers)
+_NUMBER = re.compile(r"(?<![\w.])(?:0x[0-9a-fA-F]+|[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\w])")
+
+
+def signature(crash_message: str) -> str:
+    """The error signature of a failure: first line, numbers replaced by ``<n>``."""
+    lines = crash_message.strip().splitlines()
+    first = lines[0].strip() if lines else ""
+    if first.startswith("assert ") or first == "assert":
+        first = "AssertionError: " + first
+    return _NUMBER.sub("<n>", first)[:200]
+
+
+def is_executed(item: Mapping[str, Any]) -> bool:
+    """Did the item's test body run?  (A teardown error after a run counts; an
+    ``xfail(run=False)`` item, skipped at set-up, does not.)"""
+    return item["when"] in ("call", "teardown") and item["outcome"] not in ("skipped", "not_run")
+
+
+# -- combinations ---------------------------------------------------------------
+def describe(axes: Sequence[Mapping[str, Any]], combination: Sequence[Sequence[int]]) -> str:
+    """``{dtype=bf16, xnorm=True}``: a combination with value labels."""
+    return "{" + ", ".join(f"{axes[a]['name']}={axes[a]['values'][v]}" for a, v in combination) + "}"
+
+
+def never_text(axes: Sequence[Mapping[str, Any]], combination: Sequence[Sequence[int]]) -> str:
+    """The constraint-language rule that forbids a combination (``{"never": {"dtype": 'bf16'}}``),
+    written with each value's Python text so it can be pasted into ``constraints=[...]``."""
+    parts: list[str] = []
+    for a, v in combination:
+        axis = axes[a]
+        text = axis["reprs"][v]
+        if len(axis["names"]) > 1 and isinstance(text, list):
+            parts.extend(f'"{n}": {t}' for n, t in zip(axis["names"], text))
+        else:
+            parts.append(f'"{axis["names"][0]}": {text}')
+    return '{"never": {' + ", ".join(parts) + "}}"
+
+
+def _tuples(row: Sequence[int], scopes: Sequence[Sequence[int]]) -> set[tuple[tuple[int, int], ...]]:
+    return {tuple((a, row[a]) for a in scope) for scope in scopes}
+
+
+def _why(item: Mapping[str, Any] | None) -> str:
+    if item is None:
+        return NOT_SELECTED
+    outcome = item["outcome"]
+    if outcome == "skipped":
+        return f"skipped: {item['reason'] or '(no reason given)'}"
+    if outcome == "error":
+        return f"set-up error: {item['signature'] or '?'}"
+    return "not run"
+
+
+# -- one table ------------------------------------------------------------------
+def analyze_table(payload: Mapping[str, Any], outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """The TABLE entry of the run document (see the module docstring) from the
+    collection-time payload (everything but ``items`` outcomes, ``counts``,
+    ``coverage`` and ``suspicious``; ``items`` as ``[nodeid, row, shape]``) and
+    the per-nodeid outcomes (``outcome``, ``when``, ``signature``, ``reason``)."""
+    doc = {k: v for k, v in payload.items() if k != "items"}
+    items = []
+    for nodeid, row, shape in payload["items"]:
+        o = outcomes.get(nodeid)
+        items.append(
+            {
+                "nodeid": nodeid,
+                "row": row,
+                "shape": shape,
+                "outcome": o["outcome"] if o else "not_run",
+                "when": o["when"] if o else "",
+                "signature": o.get("signature") if o else None,
+                "reason": o.get("reason") if o else None,
+            }
+        )
+    doc["items"] = items
+    counts = {"rows": len(payload["rows"]), "items": len(items), "executed": sum(map(is_executed, items))}
+    counts.update({k: sum(1 for i in items if i["outcome"] == k) for k in OUTCOMES})
+    doc["counts"] = counts
+    doc["coverage"] = _coverage(doc, items)
+    doc["suspicious"] = _suspicious(doc, items)
+    return doc
+
+
+def natural(text: str) -> list[Any]:
+    """Sort key that orders ``7`` before ``14`` and ``n=8-k=64`` before ``n=16-k=64``."""
+    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", text)]
+
+
+def _shapes(items: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The shape groups of a table, in natural order (independent of collection order)."""
+    return sorted(dict.fromkeys(i["shape"] for i in items), key=natural)
+
+
+def _coverable(doc: Mapping[str, Any]) -> int | None:
+    """Tuples a cover-mode table covers, without enumerating its rows: every
+    coverable tuple (the table's guarantee) = all tuples of its scopes minus the
+    listed infeasible ones.  None for full mode (rows are enumerated)."""
+    if exhaustive(doc["mode"]):
+        return None
+    sizes = [len(a["values"]) for a in doc["axes"]]
+    total = 0
+    for scope in doc["scopes"]:
+        n = 1
+        for a in scope:
+            n *= sizes[a]
+        total += n
+    return total - len(doc["infeasible"]) - len(doc["infeasible_absent"])
+
+
+def _coverage(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    rows, scopes, axes = doc["rows"], doc["scopes"], doc["axes"]
+    order = {tuple(s): k for k, s in enumerate(scopes)}
+    every_row = set(range(len(rows)))
+    groups = {shape: [i for i in items if i["shape"] == shape] for shape in _shapes(items)}
+    # the rows are only enumerated when some shape of the table lost a row (large tables stay cheap)
+    lossy = any(
+        {i["row"] for i in g if is_executed(i)} != every_row for g in groups.values() if any(map(is_executed, g))
+    )
+    table_tuples: set[tuple[tuple[int, int], ...]] = set()
+    if lossy or _coverable(doc) is None:
+        for r in rows:
+            table_tuples |= _tuples(r, scopes)
+    n_table = len(table_tuples) if table_tuples else (_coverable(doc) or 0)
+    ran_shapes, idle_shapes = [], []
+    lost: dict[tuple[tuple[int, int], ...], list[str]] = {}
+    because: dict[tuple[tuple[int, int], ...], set[str]] = {}
+    reasons: dict[str, int] = {}
+    executed_total = 0
+    for shape, group in groups.items():
+        if not any(is_executed(i) for i in group):
+            idle_shapes.append(shape)
+            continue
+        ran_shapes.append(shape)
+        for i in group:
+            if not is_executed(i):
+                key = _why(i)
+                reasons[key] = reasons.get(key, 0) + 1
+        executed_rows = {i["row"] for i in group if is_executed(i)}
+        if executed_rows == every_row:
+            executed_total += n_table
+            continue
+        by_row: dict[int, Mapping[str, Any]] = {}
+        for i in group:
+            if not is_executed(i):
+                by_row.setdefault(i["row"], i)
+        ran: set[tuple[tuple[int, int], ...]] = set()
+        for r in executed_rows:
+            ran |= _tuples(rows[r], scopes)
+        present = {i["row"] for i in group}
+        executed_total += len(ran & table_tuples)
+        for tup in table_tuples - ran:
+            lost.setdefault(tup, []).append(shape)
+            for r, row in enumerate(rows):
+                if all(row[a] == v for a, v in tup):
+                    if r in executed_rows:
+                        continue  # cannot happen: the tuple would have run
+                    because.setdefault(tup, set()).add(_why(by_row.get(r)) if r in present else NOT_SELECTED)
+    collected = n_table * len(ran_shapes)
+    ordered = sorted(lost, key=lambda tup: (order[tuple(a for a, _ in tup)], tup))
+    return {
+        "shapes": ran_shapes,
+        "shapes_not_run": idle_shapes,
+        "collected": collected,
+        "executed": executed_total,
+        "percent": round(100.0 * executed_total / collected, 2) if collected else None,
+        "lost": [
+            {
+                "combination": [list(c) for c in tup],
+                "text": describe(axes, tup),
+                "shapes": lost[tup],
+                "because": sorted(because.get(tup, set())),
+            }
+            for tup in ordered
+        ],
+        "reasons": [{"reason": k, "items": n} for k, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))],
+        "suggestion": _suggestion(doc, items, ran_shapes) if lost else [],
+    }
+
+
+def _suggestion(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]], shapes: Sequence[str]) -> list[dict[str, Any]]:
+    """Constraints that would keep the table's rows off what cannot run: per
+    shape and skip reason, the one combination every such item holds and no
+    executed item of the shape holds (the same ranking as for failures)."""
+    rows, axes = doc["rows"], doc["axes"]
+    found: dict[tuple[tuple[int, int], ...], list[str]] = {}
+    for shape in shapes:
+        group = [i for i in items if i["shape"] == shape]
+        ran = [rows[i["row"]] for i in group if is_executed(i)]
+        by_reason: dict[str, list[Sequence[int]]] = {}
+        for i in group:
+            if not is_executed(i):
+                by_reason.setdefault(_why(i), []).append(rows[i["row"]])
+        for reason in sorted(by_reason):
+            verdict = suspicious(by_reason[reason], ran, doc["strength"])
+            if verdict.kind == "decided":
+                where = found.setdefault(verdict.candidates[0].combination, [])
+                if shape not in where:
+                    where.append(shape)
+    return [
+        {
+            "combination": [list(c) for c in combo],
+            "text": describe(axes, combo),
+            "constraint": never_text(axes, combo),
+            "shapes": where,
+        }
+        for combo, where in found.items()
+    ]
+
+
+def _suspicious(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    rows, axes = doc["rows"], doc["axes"]
+    out = []
+    for shape in _shapes(items):
+        group = [i for i in items if i["shape"] == shape]
+        passing = [rows[i["row"]] for i in group if i["outcome"] == "passed"]
+        signatures = list(dict.fromkeys(i["signature"] or "?" for i in group if i["outcome"] in FAILURES))
+        for sig in signatures:
+            failing = [i for i in group if i["outcome"] in FAILURES and (i["signature"] or "?") == sig]
+            verdict: Verdict = suspicious([rows[i["row"]] for i in failing], passing, doc["strength"])
+            kind = verdict.kind if passing else "no-passing"
+            out.append(
+                {
+                    "shape": shape,
+                    "signature": sig,
+                    "failed": len(failing),
+                    "passed": len(passing),
+                    "items": len(group),
+                    "verdict": kind,
+                    "explaining": verdict.explaining,
+                    "size": verdict.size,
+                    "candidates": [
+                        {
+                            "combination": [list(c) for c in k.combination],
+                            "text": describe(axes, k.combination),
+                            "failing": k.failing,
+                            "score": k.score,
+                        }
+                        for k in verdict.candidates[:MAX_CANDIDATES]
+                    ],
+                    "candidates_total": len(verdict.candidates),
+                    "failing_nodeids": [i["nodeid"] for i in failing],
+                    "unexplained_nodeids": [failing[p]["nodeid"] for p in verdict.unexplained],
+                }
+            )
+    return out
+
+
+def run_document(tables: Sequence[Mapping[str, Any]], exitstatus: int) -> dict[str, Any]:
+    """The whole run file: the analysed tables and pytest's exit status."""
+    return {"schema": SCHEMA_ID, "schema_version": SCHEMA_VERSION, "exitstatus": int(exitstatus), "tables": list(tables)}

@@ -1,0 +1,245 @@
+"""The run file: what a pytest run of ``@pairwise`` tables EXECUTED, and its JSON Schema.
+
+The plugin (:mod:`pairwise_param.plugin.outcomes`) writes it during a run (its
+analysis: :mod:`pairwise_param.runs.analysis`), and ``pairwise-param report --run
+FILE`` and ``pairwise-param localize`` read it back from the file or from pytest's
+cache (``config.cache.get("pairwise/lastrun", None)``).
+
+The run file (``--pairwise-report=FILE``; schema ``pairwise-param/run`` v1, JSON Schema
+in ``pairwise_param/runs/run.schema.json`` = :data:`RUN_SCHEMA`)
+--------------------------------------------------------------------------------------
+A *cell* is ``[axis index, value index]``; a *combination* is a list of cells
+sorted by axis (``text`` spells it ``{dtype=bf16, xnorm=True}`` with value
+labels).  Top level::
+
+    {"schema": "pairwise-param/run", "schema_version": 1,
+     "exitstatus": 1,                    # pytest's exit status of the run
+     "tables": [TABLE, ...]}             # one per @pairwise mark of a test that had items
+
+TABLE::
+
+    "test":        "tests/test_k.py::test_k"   the test (node id without the [...] part)
+    "table":       0                            which @pairwise mark of the test (0-based)
+    "location":    ["tests/test_k.py", 12]      the test's file (relative to pytest's rootdir) and line
+    "mode":        "cover" | "full"
+    "strength":    2
+    "fingerprint": Model.fingerprint() of the table's model (localize checks it)
+    "axes":        [{"name": "dtype", "names": ["dtype"],
+                     "values": ["fp16", "bf16"],        labels, as in test ids
+                     "reprs": ["'fp16'", "'bf16'"]}]    Python text of each value (grouped
+                                                        axes: a list of part texts per value)
+    "scopes":      [[0, 1], ...]               the axis sets whose value combinations must run
+    "rows":        [[0, 1, 2], ...]            the collected table, value indices per axis
+    "row_ids":     ["fp16-True-0", ...]        the id of each row
+    "infeasible":  [COMBINATION, ...]          tuples constraints forbid (never run)
+    "absent":      [{"axis": 0, "value": 1, "reason": "no bf16"}]
+                                               values whose skip mark was already true at
+                                               collection: left out of the table, their
+                                               tuples listed in "infeasible_absent"
+    "infeasible_absent": [COMBINATION, ...]
+    "items":       [{"nodeid": ..., "row": 3, "shape": "64",
+                     "outcome": "passed" | "failed" | "error" | "skipped" | "xfailed"
+                                | "xpassed" | "not_run",
+                     "when": "setup" | "call" | "teardown" | "",
+                     "signature": "AssertionError: assert <n> == <n>" | null,
+                     "reason": "skip reason" | null}]
+    "counts":      {"rows": 6, "items": 12, "executed": 10, "passed": 8, "failed": 2,
+                    "error": 0, "skipped": 2, "xfailed": 0, "xpassed": 0, "not_run": 0}
+    "coverage":    {"shapes": ["1", "64"],      shape groups with an executed item
+                    "shapes_not_run": [],       shape groups none of whose items ran
+                    "collected": 72,            tuples the collected rows cover, x shapes
+                    "executed": 60,             ... that executed rows cover
+                    "percent": 83.33,
+                    "lost": [{"combination": C, "text": "{..}", "shapes": ["64"],
+                              "because": ["skipped: no bf16 here"]}],
+                    "reasons": [{"reason": "skipped: no bf16 here", "items": 4}],
+                    "suggestion": [{"combination": C, "text": "{..}",
+                                    "constraint": "{\\"never\\": {\\"dtype\\": 'bf16'}}",
+                                    "shapes": ["1", "64"]}]}   the shapes whose skips it explains
+    "suspicious":  [{"shape": "64", "signature": "...", "failed": 4, "passed": 8,
+                     "verdict": "decided" | "ambiguous" | "unexplained" | "no-passing",
+                     "explaining": 1,            candidates held by every failing item
+                     "size": 2,                  combinations of up to this many values were searched
+                                                 (the strength, less for very wide tables)
+                     "candidates": [{"combination": C, "text": "{..}", "failing": 4,
+                                     "score": 0.61}],     ranked, at most 20
+                     "candidates_total": 1,
+                     "failing_nodeids": [...],
+                     "unexplained_nodeids": [...]}]       failing items that hold no candidate
+
+*Executed* items are passed, failed, xfailed and xpassed ones, and those whose
+teardown failed; skipped items, set-up errors, deselected items and items that
+never ran (``-x``, an interrupted run) are not.  The *shape* of an item is the
+part of its id that is not one of the table's row ids (ordinary
+``parametrize`` and parametrized fixtures): every shape runs the whole table,
+so a tuple is lost when it did not run for one shape that ran at all.  A
+shape none of whose items ran (a size skipped on this machine) is listed in
+``shapes_not_run`` rather than counted as lost, and so is a whole skipped test.
+
+Failures are *failed* items and *errors*; xfail, xpass and skip are neither
+failures nor passes.  An error's *signature* is the first line of pytest's
+crash message with numbers and addresses replaced by ``<n>`` (so
+``assert 0.51 == 0.5`` and ``assert 0.52 == 0.5`` are one bug); a rewritten
+``assert`` gets its ``AssertionError:`` back.  Suspicious combinations are
+ranked by :func:`pairwise_param.runs.locate.suspicious` per (shape x signature)
+(:mod:`pairwise_param.runs.analysis`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pairwise_param.contract import MODES
+
+__all__ = ["OUTCOMES", "RUN_SCHEMA", "SCHEMA_ID", "SCHEMA_VERSION"]
+
+SCHEMA_ID = "pairwise-param/run"
+SCHEMA_VERSION = 1
+#: an item's outcome in the run file
+OUTCOMES = ("passed", "failed", "error", "skipped", "xfailed", "xpassed", "not_run")
+
+_INT = {"type": "integer", "minimum": 0}
+_STR = {"type": "string"}
+_CELL = {"type": "array", "items": _INT, "minItems": 2, "maxItems": 2}
+_COMBO = {"type": "array", "items": _CELL}
+_TEXTS = {"type": "array", "items": _STR}
+_COMBO_TEXT = {
+    "type": "object",
+    "required": ["combination", "text"],
+    "properties": {"combination": _COMBO, "text": _STR},
+}
+_ITEM = {
+    "type": "object",
+    "required": ["nodeid", "row", "shape", "outcome", "when", "signature", "reason"],
+    "properties": {
+        "nodeid": _STR,
+        "row": _INT,
+        "shape": _STR,
+        "outcome": {"enum": list(OUTCOMES)},
+        "when": {"enum": ["setup", "call", "teardown", ""]},
+        "signature": {"type": ["string", "null"]},
+        "reason": {"type": ["string", "null"]},
+    },
+}
+_COVERAGE = {
+    "type": "object",
+    "required": ["shapes", "shapes_not_run", "collected", "executed", "percent", "lost", "reasons", "suggestion"],
+    "properties": {
+        "shapes": _TEXTS,
+        "shapes_not_run": _TEXTS,
+        "collected": _INT,
+        "executed": _INT,
+        "percent": {"type": ["number", "null"], "minimum": 0, "maximum": 100},
+        "lost": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["combination", "text", "shapes", "because"],
+                "properties": {"combination": _COMBO, "text": _STR, "shapes": _TEXTS, "because": _TEXTS},
+            },
+        },
+        "reasons": {
+            "type": "array",
+            "items": {"type": "object", "required": ["reason", "items"], "properties": {"reason": _STR, "items": _INT}},
+        },
+        "suggestion": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["combination", "text", "constraint", "shapes"],
+                "properties": {"combination": _COMBO, "text": _STR, "constraint": _STR, "shapes": _TEXTS},
+            },
+        },
+    },
+}
+_GROUP = {
+    "type": "object",
+    "required": [
+        "shape", "signature", "failed", "passed", "items", "verdict", "explaining", "size", "candidates",
+        "candidates_total", "failing_nodeids", "unexplained_nodeids",
+    ],
+    "properties": {
+        "shape": _STR,
+        "signature": _STR,
+        "failed": _INT,
+        "passed": _INT,
+        "items": _INT,
+        "verdict": {"enum": ["decided", "ambiguous", "unexplained", "no-passing"]},
+        "explaining": _INT,
+        "size": {"type": "integer", "minimum": 1},
+        "candidates": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["combination", "text", "failing", "score"],
+                "properties": {"combination": _COMBO, "text": _STR, "failing": _INT, "score": {"type": "number"}},
+            },
+        },
+        "candidates_total": _INT,
+        "failing_nodeids": _TEXTS,
+        "unexplained_nodeids": _TEXTS,
+    },
+}
+_TABLE = {
+    "type": "object",
+    "required": [
+        "test", "table", "location", "mode", "strength", "fingerprint", "axes", "scopes", "rows", "row_ids",
+        "infeasible", "absent", "infeasible_absent", "items", "counts", "coverage", "suspicious",
+    ],
+    "properties": {
+        "test": _STR,
+        "table": _INT,
+        "location": {"type": "array", "items": {"type": ["string", "integer"]}, "minItems": 2, "maxItems": 2},
+        "mode": {"enum": list(MODES)},
+        "strength": {"type": "integer", "minimum": 1},
+        "fingerprint": _STR,
+        "axes": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name", "names", "values", "reprs"],
+                "properties": {
+                    "name": _STR,
+                    "names": _TEXTS,
+                    "values": _TEXTS,
+                    "reprs": {"type": "array", "items": {"type": ["string", "array"]}},
+                },
+            },
+        },
+        "scopes": {"type": "array", "items": {"type": "array", "items": _INT}},
+        "rows": {"type": "array", "items": {"type": "array", "items": _INT}},
+        "row_ids": _TEXTS,
+        "infeasible": {"type": "array", "items": _COMBO},
+        "absent": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["axis", "value", "reason"],
+                "properties": {"axis": _INT, "value": _INT, "reason": _STR},
+            },
+        },
+        "infeasible_absent": {"type": "array", "items": _COMBO},
+        "items": {"type": "array", "items": _ITEM},
+        "counts": {
+            "type": "object",
+            "required": ["rows", "items", "executed", *OUTCOMES],
+            "properties": {k: _INT for k in ("rows", "items", "executed", *OUTCOMES)},
+        },
+        "coverage": _COVERAGE,
+        "suspicious": {"type": "array", "items": _GROUP},
+    },
+}
+#: JSON Schema (draft 2020-12) of the run file; ``pairwise_param/runs/run.schema.json`` is this, checked in
+RUN_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://pairwise-param.invalid/schemas/run-v1.json",
+    "title": "pairwise-param run (executed coverage and suspicious combinations)",
+    "type": "object",
+    "required": ["schema", "schema_version", "exitstatus", "tables"],
+    "properties": {
+        "schema": {"const": SCHEMA_ID},
+        "schema_version": {"const": SCHEMA_VERSION},
+        "exitstatus": {"type": "integer"},
+        "tables": {"type": "array", "items": _TABLE},
+    },
+}

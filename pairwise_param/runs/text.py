@@ -1,0 +1,167 @@
+"""What a run did, in words: the lines the plugin's terminal summary and
+``pairwise-param report --run`` print (one home, so both say the same thing).
+
+Pure functions of the run file's TABLE entries (:mod:`pairwise_param.runs.schema`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pairwise_param.coverage.types import fails_under
+from pairwise_param.runs.analysis import NOT_SELECTED, natural
+
+__all__ = ["coverage_line", "lost_at_run_time", "render_run", "suspicious_lines", "warning_text"]
+
+#: shapes named in one line, then "... N more"
+SHAPES_SHOWN = 5
+
+
+def _shape_list(shapes: Sequence[str]) -> str:
+    shown = ", ".join(shapes[:SHAPES_SHOWN])
+    more = len(shapes) - SHAPES_SHOWN
+    return shown + (f" ... {more} more" if more > 0 else "")
+
+
+def _name(table: Mapping[str, Any]) -> str:
+    return str(table["test"]) + _table_no(table)
+
+
+def _table_no(table: Mapping[str, Any]) -> str:
+    return f" (table {table['table'] + 1})" if table["table"] else ""
+
+
+def _listed(texts: Sequence[str], limit: int | None) -> str:
+    shown = list(texts if limit is None else texts[:limit])
+    more = len(texts) - len(shown)
+    return ", ".join(shown) + (f" ... {more} more" if more > 0 else "")
+
+
+
+def lost_at_run_time(table: Mapping[str, Any]) -> bool:
+    """Did the table lose a tuple to something that happened in the run (a skip, a
+    set-up error, an item that never ran), not only to the selection (``-k``,
+    ``-m``, ``--lf``), which the user asked for?  The plugin's line and warning
+    are for these; the run file and ``report --run`` show every loss."""
+    return any(set(e["because"]) - {NOT_SELECTED} for e in table["coverage"]["lost"])
+
+
+def coverage_line(table: Mapping[str, Any], limit: int | None = 10) -> str | None:
+    """One line for a table whose executed coverage is below its collected
+    coverage (None otherwise): the lost tuples (``limit`` of them, then
+    ``... N more``), the reasons, and the constraints that would restore full
+    coverage of what can run."""
+    cov = table["coverage"]
+    if not cov["lost"]:
+        return None
+    many = len(cov["shapes"]) > 1
+    lost = [
+        e["text"] + (f" [{_shape_list(e['shapes'])}]" if many and len(e["shapes"]) < len(cov["shapes"]) else "")
+        for e in cov["lost"]
+    ]
+    t = table["strength"]
+    reasons = "; ".join(f"{r['reason']} ({r['items']} item{'s' if r['items'] != 1 else ''})" for r in cov["reasons"])
+    line = (
+        f"{_name(table)}: executed {cov['executed']} of {cov['collected']} {t}-tuples ({cov['percent']:.1f}%); "
+        f"lost {len(lost)}: {_listed(lost, limit)}; {reasons or 'no item reported'}"
+    )
+    if cov["suggestion"]:
+        rules = ", ".join(s["constraint"] for s in cov["suggestion"])
+        line += f"; a constraint keeps every other tuple running: constraints=[{rules}]"
+        partial = sorted({sh for s in cov["suggestion"] for sh in s["shapes"]}, key=natural)
+        if many and len(partial) < len(cov["shapes"]):
+            line += (
+                f" (what did not run is specific to shape{'s' if len(partial) != 1 else ''} "
+                f"{_shape_list(partial)}; the rule applies to every shape)"
+            )
+    else:
+        line += "; no single combination explains what did not run (a condition known at collection belongs in constraints=)"
+    return line
+
+
+def warning_text(table: Mapping[str, Any]) -> str:
+    """The one-line PairwiseWarning of a table that lost tuples at run time."""
+    cov = table["coverage"]
+    first = cov["reasons"][0]["reason"] if cov["reasons"] else "items did not run"
+    fix = f"; add constraints=[{', '.join(s['constraint'] for s in cov['suggestion'])}]" if cov["suggestion"] else ""
+    return (
+        f"executed coverage {cov['percent']:.1f}% < 100% of the collected table{_table_no(table)} "
+        f"({len(cov['lost'])} tuple{'s' if len(cov['lost']) != 1 else ''} lost; {first}){fix}"
+    )
+
+
+def _verdict_text(g: Mapping[str, Any], t: int, limit: int | None) -> str:
+    """What one (shape x signature) group's failures point at, after its head."""
+    t = min(t, g["size"])  # a very wide table: only smaller combinations were searched
+    cands = [c["text"] for c in g["candidates"] if c["failing"] == g["failed"]]
+    total = g["explaining"]
+    if g["verdict"] == "no-passing":
+        return "no item of this shape passed, so no combination can be singled out"
+    if g["verdict"] == "decided":
+        return f"every failure holds {cands[0]}; no passing item holds it"
+    if g["verdict"] == "ambiguous":
+        shown = cands if limit is None else cands[:limit]
+        more = f" ... {total - len(shown)} more" if total > len(shown) else ""
+        return (
+            f"{total} candidates remain (each held by every failure, by no passing item): "
+            f"{', '.join(shown)}{more}; follow-up cases needed: `pairwise-param localize`"
+        )
+    top = [f"{c['text']} ({c['failing']} failure{'s' if c['failing'] != 1 else ''})" for c in g["candidates"]]
+    text = f"no combination of up to {t} values is held by every failure and by no passing item"
+    if top:
+        text += f"; partial candidates: {_listed(top, limit)}"
+    if g["unexplained_nodeids"]:
+        n = len(g["unexplained_nodeids"])
+        text += (
+            f"; {n} failing item{'s' if n != 1 else ''} hold{'s' if n == 1 else ''} no combination that "
+            f"passed nowhere (flaky, or a fault of more than {t} values: try --pairwise-strength={t + 1})"
+        )
+    return text + "; follow-up cases needed: `pairwise-param localize`"
+
+
+def suspicious_lines(table: Mapping[str, Any], limit: int | None = 5) -> list[str]:
+    """One line per (shape x signature) group of failures of the table; shapes whose
+    failures read the same (same signature, counts and candidates) share one line."""
+    t = table["strength"]
+    groups = table["suspicious"]
+    many = len({g["shape"] for g in groups}) > 1 or any(g["shape"] for g in groups)
+    merged: dict[tuple[str, int, int, str], list[str]] = {}
+    for g in groups:
+        key = (g["signature"], g["failed"], g["items"], _verdict_text(g, t, limit))
+        merged.setdefault(key, []).append(g["shape"])
+    out = []
+    for (sig, failed, items, text), shapes in merged.items():
+        where = _name(table) + (f" [{_shape_list(shapes)}]" if many and any(shapes) else "")
+        each = " per shape" if len(shapes) > 1 else ""
+        out.append(f"{where}: {failed} of {items} items{each} failed with {sig}; {text}")
+    return out
+
+
+# -- a run file (`pairwise-param report --run FILE`) ------------------------------------------
+def render_run(doc: dict[str, Any], *, list_limit: int | None = 20, fail_under: float | None = None) -> str:
+    """What a pytest run's ``@pairwise`` rows did (a run file, see :mod:`pairwise_param.runs.schema`):
+    per table rows, items, outcomes and executed coverage, then the lost tuples and the
+    suspicious combinations, in the same words as the plugin's terminal summary."""
+    tables = doc["tables"]
+    head = ["TEST", "ROWS", "ITEMS", "RAN", "PASSED", "FAILED", "SKIPPED", "EXECUTED COVERAGE"]
+    body = []
+    for t in tables:
+        c, cov = t["counts"], t["coverage"]
+        pct = "-" if cov["percent"] is None else f"{cov['percent']:.1f}% ({cov['executed']}/{cov['collected']})"
+        if fail_under is not None and cov["percent"] is not None and fails_under(cov["percent"], fail_under):
+            pct += " < --fail-under"
+        name = _name(t)
+        failed = c["failed"] + c["error"]
+        body.append([name, str(c["rows"]), str(c["items"]), str(c["executed"]), str(c["passed"]), str(failed),
+                     str(c["skipped"]), pct])
+    widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
+    lines = [f"pairwise-param run: {len(tables)} table{'s' if len(tables) != 1 else ''}, pytest exit status {doc['exitstatus']}"]
+    lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in [head, *body]]
+    lost = [line for t in tables if (line := coverage_line(t, list_limit)) is not None]
+    if lost:
+        lines += ["", "executed coverage below the collected table:", *lost]
+    found = [line for t in tables for line in suspicious_lines(t, list_limit)]
+    if found:
+        lines += ["", "suspicious combinations (held by failing items, by no passing item):", *found]
+    return "\n".join(lines) + "\n"

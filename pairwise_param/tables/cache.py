@@ -1,0 +1,179 @@
+"""The on-disk table cache: load a table, or build it and keep it.
+
+:func:`table_key` is a pure function of everything the rows depend on: the model
+fingerprint (sizes, strength, interactions, exclusions, include rows),
+``ENGINE_VERSION``, the mode, effort and seed, and the entry format.  A cache
+miss therefore recomputes exactly what a hit would have returned (the engine is
+deterministic).
+
+:class:`TableCache` stores one JSON entry per table through any object with
+pytest's ``Cache.get(key, default)`` / ``Cache.set(key, value)`` interface
+(``config.cache``: the plugin passes it; nothing here imports pytest), under
+``pairwise_param/tables/<key>``.  Every loaded entry is checked before use:
+format, engine version, fingerprint, shape, value ranges, a digest of everything
+the engine produced (so a dropped row, a changed count or a truncated list is
+caught), and then semantically: no row breaks a constraint, and
+:func:`pairwise_param.tables.build.verified` (include rows first, every t-tuple
+of every scope covered by a row or listed as infeasible, each listed one truly
+impossible).  Anything unexpected (corrupted or deeply nested JSON, an older
+format, a foreign engine version) is ignored and rebuilt, then overwritten.
+Writes racing between xdist workers are harmless: all write the same bytes, and
+a torn read fails JSON parsing and is rebuilt.
+
+Tables are built by :func:`pairwise_param.tables.build.build_table` (the same
+function ``cover()`` uses, so both return the same rows), with their full-product
+count; a mode that enumerates every row (:func:`~pairwise_param.tables.build.exhaustive`)
+is not kept on disk.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+from typing import Any, Protocol
+
+from pairwise_param.model import Model
+from pairwise_param.tables.build import (
+    Table,
+    build_table,
+    engine_options,
+    engine_version,
+    exhaustive,
+    verified,
+)
+
+__all__ = ["FORMAT", "CacheLike", "TableCache", "table_key"]
+
+#: Bump when the entry layout changes.  (2: entries carry a digest; 3: and
+#: ``full_exact``, whether ``full_count`` is exact or an upper bound.)
+FORMAT = 3
+_PREFIX = "pairwise_param/tables/"
+
+class CacheLike(Protocol):
+    """What the cache needs of a store: pytest's ``config.cache`` interface."""
+
+    def get(self, key: str, default: Any) -> Any: ...
+    def set(self, key: str, value: Any) -> None: ...
+
+
+def table_key(model: Model, mode: str, effort: int | str, seed: int) -> str:
+    """Cache key of a table (hex digest).  The effort is keyed as its level
+    number, so ``effort="standard"`` and ``effort=1`` share one entry."""
+    level = engine_options(effort, seed, model.where).effort
+    blob = json.dumps([FORMAT, engine_version(), model.fingerprint(), mode, level, seed])
+    return hashlib.sha256(blob.encode()).hexdigest()[:40]
+
+
+# -- the on-disk cache ------------------------------------------------------------
+class TableCache:
+    """Load-or-build with an optional pytest-style cache and an in-process memo.
+
+    ``stats`` counts ``built`` (engine or enumeration ran), ``disk`` (loaded
+    from the on-disk cache) and ``memo`` (reused within this process).
+    """
+
+    def __init__(self, store: CacheLike | None) -> None:
+        self.store = store
+        self.memo: dict[str, Table] = {}
+        self.stats = {"built": 0, "disk": 0, "memo": 0}
+
+    def get(self, model: Model, mode: str, effort: int = 0, seed: int = 0) -> Table:
+        key = table_key(model, mode, effort, seed)
+        hit = self.memo.get(key)
+        if hit is not None:
+            self.stats["memo"] += 1
+            return hit
+        table = None
+        keep = self.store is not None and not exhaustive(mode)
+        if keep:
+            table = self._load(key, model)
+            if table is not None:
+                self.stats["disk"] += 1
+        if table is None:
+            table = build_table(model, mode, engine_options(effort, seed, model.where), count=True)
+            self.stats["built"] += 1
+            if keep:
+                self._save(key, model, table, mode, effort, seed)
+        self.memo[key] = table
+        return table
+
+    def _save(self, key: str, model: Model, table: Table, mode: str, effort: int, seed: int) -> None:
+        entry = {
+            "format": FORMAT,
+            "engine": engine_version(),
+            "fingerprint": model.fingerprint(),
+            "mode": mode,
+            "effort": effort,
+            "seed": seed,
+            "method": table.method,
+            "full_count": table.full_count,
+            "full_exact": table.full_exact,
+            "rows": [list(r) for r in table.rows],
+            "infeasible": [[list(s), list(v)] for s, v in table.infeasible],
+        }
+        entry["digest"] = _digest(key, table)
+        assert self.store is not None
+        with contextlib.suppress(OSError):  # a read-only or full disk must not break collection
+            self.store.set(_PREFIX + key, entry)
+
+    def _load(self, key: str, model: Model) -> Table | None:
+        assert self.store is not None
+        try:
+            entry = self.store.get(_PREFIX + key, None)
+        except (OSError, ValueError, RecursionError, MemoryError):  # deeply nested JSON: rebuild
+            return None
+        try:
+            table = _validate(entry, model)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError):
+            return None
+        if table is None or entry.get("digest") != _digest(key, table) or not verified(model, table):
+            return None
+        return table
+
+
+def _digest(key: str, table: Table) -> str:
+    """SHA-256 of the key and everything the engine produced for it."""
+    blob = json.dumps(
+        [key, table.method, table.full_count, table.full_exact, [list(r) for r in table.rows], [[list(s), list(v)] for s, v in table.infeasible]],
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def _validate(entry: Any, model: Model) -> Table | None:
+    if not isinstance(entry, dict):
+        return None
+    if entry.get("format") != FORMAT or entry.get("engine") != engine_version():
+        return None
+    if entry.get("fingerprint") != model.fingerprint():
+        return None
+    sizes = model.sizes
+    n = len(sizes)
+
+    def is_index(v: Any, size: int) -> bool:
+        return type(v) is int and 0 <= v < size
+
+    rows = []
+    for r in entry["rows"]:
+        if not isinstance(r, list) or len(r) != n or not all(is_index(v, s) for v, s in zip(r, sizes)):
+            return None
+        row = tuple(r)
+        if model.feasibility.violates(row) is not None:
+            return None
+        rows.append(row)
+    if not rows or len(set(rows)) != len(rows):
+        return None
+    infeasible = []
+    for scope, values in entry["infeasible"]:
+        if len(scope) != len(values) or not all(is_index(a, n) for a in scope):
+            return None
+        if not all(is_index(v, sizes[a]) for a, v in zip(scope, values)):
+            return None
+        infeasible.append((tuple(scope), tuple(values)))
+    count = entry["full_count"]
+    exact = entry["full_exact"]
+    method = entry["method"]
+    if type(count) is not int or count < 1 or type(exact) is not bool or not isinstance(method, str):
+        return None
+    return Table(tuple(rows), tuple(infeasible), method, count, exact)
