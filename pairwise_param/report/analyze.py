@@ -261,6 +261,8 @@ class _Layout:
     tied: dict[int, int] = field(default_factory=dict)  # axis index -> its factor in FULL
     notes: list[str] = field(default_factory=list)
     stacked: list[tuple[str, list[Any]]] = field(default_factory=list)  # single-name option axes
+    case_tables: int = 0  # multi-name lists taken as case tables
+    by_rows: dict[int, int] = field(default_factory=dict)  # table index -> its rows, its factor in FULL
 
     def add_table(self, table: TableReport, axes: Iterable[tuple[str, int]], source: str) -> None:
         idx = len(self.tables)
@@ -353,17 +355,29 @@ def _parametrize_mark(layout: _Layout, g: _Group, mark: MarkInfo, strengths: Seq
         layout.notes.append(f"{label}: row{'s' if len(dups) > 1 else ''} {shown} repeat an earlier row")
     said = next((a for a in audit if a.applies(mark.argnames)), None)
     grouped = frozenset(names) in grouped_sets or frozenset(mark.argnames) in grouped_sets
+    uncertain = ""
     if said is None and not grouped:
-        verdict = classify(mark.argnames, mark.rows)
+        verdict = classify(mark.argnames, mark.rows, ids=mark.ids)
         if verdict.is_case:
             layout.notes.append(f"{label}: case table ({verdict.reason})")
+        elif verdict.kind == "uncertain":
+            uncertain = verdict.reason
+            layout.notes.append(
+                f"{label}: uncertain table ({verdict.reason}): coverage shown, not in the totals nor "
+                "--fail-under; @pytest.mark.pairwise_options audits it, pairwise_cases silences it"
+            )
     if grouped or (said is not None and said.kind == "case") or (said is None and verdict.is_case):
+        layout.case_tables += 1
         layout.axes.append(AxisReport(label, "grouped", len(mark.rows), "parametrize"))
         return
     # an option table written by hand: measure it over the values that appear
     table_axes = [(n, _distinct(cols[n])) for n in names]
     constraints = said.constraints if said is not None else ()
     table = _audit_table("parametrize", table_axes, g, strengths, list_limit, constraints)
+    if uncertain:
+        table.verdict, table.verdict_reason = "uncertain", uncertain
+        # FULL counts an uncertain list by its rows, as a case table: its product is no promise
+        layout.by_rows[len(layout.tables)] = len(mark.rows)
     layout.add_table(table, [(n, len(v)) for n, v in table_axes], "parametrize")
 
 
@@ -406,8 +420,8 @@ def _analyze_group(
         _parametrize_mark(layout, g, mark, strengths, forced, grouped_sets, list_limit, audit)
     _observed_axes(layout, g, strengths, forced, list_limit)
     full = 1
-    for t in layout.tables:
-        full *= t.full_product
+    for i, t in enumerate(layout.tables):
+        full *= layout.by_rows.get(i, t.full_product)
     for i, a in enumerate(layout.axes):
         if a.kind != "option":
             full *= layout.tied.get(i, a.size)
@@ -420,7 +434,8 @@ def _analyze_group(
     if any(len(t.axes) < min(strengths, default=2) for t in layout.tables):
         notes.append("a table has fewer axes than the strength measured")
     return TestReport(
-        g.test_id, g.path, g.cls, g.function, layout.axes, layout.tables, full, len(g.items), notes, with_pairwise
+        g.test_id, g.path, g.cls, g.function, layout.axes, layout.tables, full, len(g.items), notes, with_pairwise,
+        layout.case_tables,
     )
 
 

@@ -30,6 +30,8 @@ class MarkInfo:
 
     argnames: tuple[str, ...]
     rows: tuple[tuple[Any, ...], ...]
+    #: the list names its rows (``ids=`` or ``pytest.param(..., id=)``): a sign of scenarios
+    ids: bool = False
 
 
 @dataclass(frozen=True)
@@ -120,8 +122,10 @@ def _mark_info(mark: Any, pset: type) -> MarkInfo | None:
         values = list(argvalues)
     except TypeError:
         return None
+    ids = kwargs.get("ids") is not None
     for v in values:
         if isinstance(v, pset):
+            ids = ids or getattr(v, "id", None) is not None
             v = v.values  # type: ignore[attr-defined]
             rows.append(tuple(v))
         elif len(names) == 1:
@@ -131,7 +135,7 @@ def _mark_info(mark: Any, pset: type) -> MarkInfo | None:
                 rows.append(tuple(v))
             except TypeError:
                 rows.append((v,))
-    return MarkInfo(names, tuple(rows))
+    return MarkInfo(names, tuple(rows), ids)
 
 
 def _short_error(longrepr: str) -> str:
