@@ -188,6 +188,10 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--grouped", action="append", default=[], metavar="NAMES",
                      help='a multi-name parametrize (e.g. "x,expected") that is one grouped axis, '
                      "never an option table (repeatable)")
+    rep.add_argument("--from-marks", action="store_true",
+                     help="count each test function's parametrize rows from its marks instead of building "
+                     "one pytest item per row: time and memory follow the test functions (a -k/-m after "
+                     "-- then selects functions, not rows; docs/cli.md)")
     rep.add_argument("--include-unparametrized", action="store_true",
                      help="list tests without parameters too (1 -> 1)")
     prog = rep.add_mutually_exclusive_group()
@@ -377,7 +381,8 @@ def _collect(args: argparse.Namespace, pytest_args: list[str], err: TextIO, show
     from pairwise_param.report import collect
     from pairwise_param.report.collect import conftest_error
 
-    collection = collect(args.paths, pytest_args, progress=err if show_progress else None)
+    collection = collect(args.paths, pytest_args, progress=err if show_progress else None,
+                         from_marks=bool(getattr(args, "from_marks", False)))
     code = collection.pytest_exit
     broken = conftest_error(collection.output) if code == 4 else None
     if broken is not None:  # a conftest that raised: a collection error (exit 3), not a usage error

@@ -43,6 +43,7 @@ its counted axes' sizes.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -182,18 +183,44 @@ def _split_names(specs: Iterable[str]) -> list[tuple[str, ...]]:
 
 
 def _project(items: Sequence[CollectedItem], names: Sequence[str]) -> list[dict[str, Any]]:
-    """Distinct rows (in order of first appearance) of ``names`` among the items."""
+    """Distinct rows (in order of first appearance) of ``names`` among the items; an item
+    counted from the marks (``static``) stands for the product of its marks' rows, so its
+    projection is the product of each mark's distinct projected rows (never the items)."""
     seen: set[Any] = set()
     rows = []
     for it in items:
-        if not all(n in it.params for n in names):
+        parts: list[list[dict[str, Any]]] = [[{n: hashable(it.params[n]) for n in names if n in it.params}]]
+        rest = [n for n in names if n not in it.params]
+        for info in it.static:
+            sub = [n for n in rest if n in info.argnames]
+            if sub:
+                idx = [info.argnames.index(n) for n in sub]
+                parts.append([{n: hashable(r[i]) for n, i in zip(sub, idx)}
+                              for r in _distinct_rows(info.rows, idx, len(info.argnames))])
+                rest = [n for n in rest if n not in sub]
+        if rest:
             continue
-        row = {n: hashable(it.params[n]) for n in names}
-        k = tuple(_key(row[n]) for n in names)
+        for combo in itertools.product(*parts):
+            row = {k: v for part in combo for k, v in part.items()}
+            k = tuple(_key(row[n]) for n in names)
+            if k not in seen:
+                seen.add(k)
+                rows.append({n: row[n] for n in names})
+    return rows
+
+
+def _distinct_rows(rows: Sequence[Sequence[Any]], idx: Sequence[int], n: int) -> list[Sequence[Any]]:
+    """The rows of a mark, one per distinct projection on the columns ``idx``."""
+    seen: set[Any] = set()
+    out = []
+    for r in rows:
+        if len(r) != n:
+            continue
+        k = tuple(_key(r[i]) for i in idx)
         if k not in seen:
             seen.add(k)
-            rows.append(row)
-    return rows
+            out.append(r)
+    return out
 
 
 def analyze(
@@ -228,7 +255,7 @@ def analyze(
             on_test(i + 1, len(groups))
         if g.test_id in hidden:
             continue
-        if not any(it.params for it in g.items) and not collection.marks.get(g.test_id, ([], []))[1]:
+        if not any(it.params or it.static for it in g.items) and not collection.marks.get(g.test_id, ([], []))[1]:
             unparametrized += 1
             if not include_unparametrized:
                 continue
@@ -244,7 +271,7 @@ def analyze(
         errors=errors,
         strengths=tuple(strengths),
         unparametrized=unparametrized,
-        collected_items=len(collection.items),
+        collected_items=sum(it.weight for it in collection.items),
         fail_under=fail_under,
         seconds=collection.seconds,
     )
@@ -434,7 +461,8 @@ def _analyze_group(
     if any(len(t.axes) < min(strengths, default=2) for t in layout.tables):
         notes.append("a table has fewer axes than the strength measured")
     return TestReport(
-        g.test_id, g.path, g.cls, g.function, layout.axes, layout.tables, full, len(g.items), notes, with_pairwise,
+        g.test_id, g.path, g.cls, g.function, layout.axes, layout.tables, full,
+        sum(it.weight for it in g.items), notes, with_pairwise,
         layout.case_tables,
     )
 

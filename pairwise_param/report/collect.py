@@ -70,6 +70,11 @@ class CollectedItem:
     params: dict[str, Any]
     #: the item holds an invalid value (``pairwise_invalid`` mark): the negative part of a table
     invalid: bool = False
+    #: counting from the marks (``collect(from_marks=True)``): the ``parametrize`` marks this
+    #: item stands for, unexpanded (their names are not in ``params``), and how many items
+    #: pytest would collect for it: the product of their row counts
+    static: tuple[MarkInfo, ...] = ()
+    weight: int = 1
 
 
 @dataclass
@@ -178,10 +183,75 @@ class _Progress:
             self.stream.flush()
 
 
+class _FromMarks:
+    """The plugin of ``collect(from_marks=True)``: a report that scales with test functions.
+
+    Before pytest builds a test function's items (``pytest_pycollect_makeitem``), each
+    ``parametrize`` mark written on the function is swapped, for the time of that call,
+    for a one-row mark over the same names (so direct parametrization still shadows
+    fixtures, ``indirect=`` still applies and fixture ``params`` still multiply as
+    pytest would).  :class:`_Collector` reads the original rows back through
+    :attr:`originals`: an item then stands for the product of those marks' rows.  Marks
+    of classes and modules, ``@pairwise`` tests and marks whose rows are not a list
+    are expanded by pytest as usual."""
+
+    def __init__(self) -> None:
+        self.originals: dict[int, tuple[Any, MarkInfo]] = {}  # id(one-row mark) -> (it, rows)
+        self._pset = _parameter_set_type()
+
+    def _swap(self, mark: Any) -> Any:
+        import pytest
+
+        if mark.name != "parametrize" or mark.kwargs.get(ROW_MARK_FLAG):
+            return mark
+        args = list(mark.args)
+        values = args[1] if len(args) > 1 else mark.kwargs.get("argvalues")
+        if not isinstance(values, (list, tuple)) or len(values) < 2 or "argvalues" in mark.kwargs:
+            return mark
+        info = _mark_info(mark, self._pset)
+        if info is None:
+            return mark
+        kwargs = {k: v for k, v in mark.kwargs.items() if k != "ids"}
+        first = values[0]
+        if isinstance(first, self._pset):  # keep the row's values, not its id or marks
+            first = pytest.param(*first.values)  # type: ignore[attr-defined]
+        one = pytest.mark.parametrize(args[0], [first], **kwargs).mark
+        self.originals[id(one)] = (one, info)
+        return one
+
+    @staticmethod
+    def _pairwise(marks: Sequence[Any]) -> bool:
+        return any(getattr(m, "name", None) == "pairwise" for m in marks)
+
+
+def _makeitem_wrapper(plugin: _FromMarks) -> Any:
+    """The hook wrapper that swaps a function's marks while pytest builds its items."""
+    import pytest
+
+    class _Wrapper:
+        @pytest.hookimpl(wrapper=True)
+        def pytest_pycollect_makeitem(self, collector: Any, name: str, obj: Any) -> Any:
+            func = getattr(obj, "__func__", obj)
+            own = getattr(func, "__dict__", {}).get("pytestmark")
+            if not isinstance(own, list) or plugin._pairwise(own) or not callable(func):
+                return (yield)
+            swapped = [plugin._swap(m) for m in own]
+            if all(a is b for a, b in zip(swapped, own)):
+                return (yield)
+            func.pytestmark = swapped
+            try:
+                return (yield)
+            finally:
+                func.pytestmark = own
+
+    return _Wrapper()
+
+
 class _Collector:
     """The plugin object handed to ``pytest.main``: it records, runs nothing."""
 
-    def __init__(self, progress: _Progress) -> None:
+    def __init__(self, progress: _Progress, from_marks: _FromMarks | None = None) -> None:
+        self.from_marks = from_marks
         self.items: list[CollectedItem] = []
         self.marks: dict[str, tuple[list[MarkInfo], list[Any]]] = {}
         self.audit_marks: dict[str, list[AuditMark]] = {}
@@ -200,7 +270,7 @@ class _Collector:
             self.progress.update()
 
     def pytest_itemcollected(self, item: Any) -> None:
-        self.progress.items += 1
+        self.progress.items += 1  # (from the marks: items built, not the items they stand for)
         self.progress.update()
 
     def pytest_collection_finish(self, session: Any) -> None:
@@ -247,15 +317,25 @@ class _Collector:
         callspec = getattr(item, "callspec", None)
         params = dict(callspec.params) if callspec is not None else {}
         invalid = item.get_closest_marker(INVALID_MARK) is not None
-        self.items.append(CollectedItem(nodeid, test_id, path, cls, original, params, invalid))
+        static: tuple[MarkInfo, ...] = ()
+        weight = 1
+        if self.from_marks is not None:
+            originals = self.from_marks.originals
+            static = tuple(originals[id(m)][1] for m in item.iter_markers("parametrize") if id(m) in originals)
+            for one in static:
+                weight *= len(one.rows)
+                for n in one.argnames:
+                    params.pop(n, None)
+        self.items.append(CollectedItem(nodeid, test_id, path, cls, original, params, invalid, static, weight))
         if test_id not in self.marks:
             marks: list[MarkInfo] = []
             specs: list[Any] = []
             try:
+                originals = self.from_marks.originals if self.from_marks is not None else {}
                 for m in item.iter_markers("parametrize"):
                     if m.kwargs.get(ROW_MARK_FLAG):
                         continue  # the plugin's one-row mark: the pairwise mark describes the table
-                    info = _mark_info(m, self._pset)
+                    info = originals[id(m)][1] if id(m) in originals else _mark_info(m, self._pset)
                     if info is not None:
                         marks.append(info)
                 for m in item.iter_markers("pairwise"):
@@ -298,23 +378,32 @@ def collect(
     *,
     progress: TextIO | None = None,
     rootdir: str | None = None,
+    from_marks: bool = False,
 ) -> Collection:
     """Collect ``paths`` with pytest in-process and return what was found.
 
     Nothing runs: ``--collect-only``.  pytest's own output is captured (it is
     returned in :attr:`Collection.output`) so the caller decides what to show.
-    ``progress``: a stream for a progress line, or ``None``.
+    ``progress``: a stream for a progress line, or ``None``.  ``from_marks``: count the
+    rows of the ``parametrize`` marks written on test functions instead of building one
+    item per row (:class:`_FromMarks`): the time and memory follow the test functions,
+    and each :class:`CollectedItem` carries its ``weight``; a ``-k`` / ``-m`` given to
+    pytest then selects functions, not rows.
     """
     import pytest
 
     prog = _Progress(progress)
-    collector = _Collector(prog)
+    marks_plugin = _FromMarks() if from_marks else None
+    collector = _Collector(prog, marks_plugin)
     args = [
         *paths,
         # the report lists tests in the suite's own order, whatever plugins are installed:
         # pytest-randomly would shuffle the collection (a no-op where it is absent)
         "-p",
         "no:randomly",
+        # nothing runs, so no assert needs rewriting: rewriting every test module's AST was
+        # half of the report's time on flashinfer (a --assert=... after -- still wins)
+        "--assert=plain",
         *pytest_args,
         "--collect-only",
         "-qq",
@@ -326,7 +415,10 @@ def collect(
     start = time.perf_counter()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
         try:
-            code = int(pytest.main(args, plugins=[collector]))
+            plugins: list[Any] = [collector]
+            if marks_plugin is not None:
+                plugins.append(_makeitem_wrapper(marks_plugin))
+            code = int(pytest.main(args, plugins=plugins))
         except SystemExit as exc:  # argparse inside pytest on bad options
             code = int(exc.code) if isinstance(exc.code, int) else 4
     return Collection(
