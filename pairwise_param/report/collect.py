@@ -252,6 +252,7 @@ class _Collector:
 
     def __init__(self, progress: _Progress, from_marks: _FromMarks | None = None) -> None:
         self.from_marks = from_marks
+        self._counted: list[Any] = []  # from the marks: the items built that stand for rows
         self.items: list[CollectedItem] = []
         self.marks: dict[str, tuple[list[MarkInfo], list[Any]]] = {}
         self.audit_marks: dict[str, list[AuditMark]] = {}
@@ -272,11 +273,34 @@ class _Collector:
     def pytest_itemcollected(self, item: Any) -> None:
         self.progress.items += 1  # (from the marks: items built, not the items they stand for)
         self.progress.update()
+        if self.from_marks is not None and any(id(m) in self.from_marks.originals
+                                               for m in item.iter_markers("parametrize")):
+            self._counted.append(item)
 
     def pytest_collection_finish(self, session: Any) -> None:
         for item in session.items:
             self._record(item)
         self.progress.done()
+        opt = session.config.option
+        if self.from_marks is not None and (getattr(opt, "keyword", "") or getattr(opt, "markexpr", "")):
+            self.errors.append(CollectionError(
+                "<session>",
+                "--from-marks with -k / -m: they select test functions by their first row's id, not "
+                "rows; run without --from-marks for pytest's own numbers",
+            ))
+        elif self._counted:
+            kept = {id(it) for it in session.items}
+            lost = sorted({it.nodeid.split("[")[0] for it in self._counted if id(it) not in kept})
+            if lost:
+                # -k / -m / --deselect or a hook chose among rows: counted from the marks, a
+                # function stands for all its rows or none, so its numbers would be wrong
+                self.errors.append(CollectionError(
+                    "<session>",
+                    f"--from-marks: {len(lost)} test function(s) lost items to -k, -m, --deselect or a "
+                    f"deselecting hook ({', '.join(lost[:3])}{' ...' if len(lost) > 3 else ''}); counted "
+                    "from the marks a function keeps all its rows or none: run without --from-marks for "
+                    "pytest's own numbers",
+                ))
         pm = session.config.pluginmanager
         with_pairwise = [t for t, (_, specs) in self.marks.items() if specs]
         if with_pairwise and not pm.has_plugin("pairwise_param"):

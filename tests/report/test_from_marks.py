@@ -122,3 +122,21 @@ def test_counted_items_stand_for_their_rows(pytester: pytest.Pytester) -> None:
     assert col.items[0].params == {}
     report = analyze(col)
     assert report.collected_items == 12 and report.tests[0].collected == report.tests[0].full_product == 12
+
+
+def test_deselection_is_reported(pytester: pytest.Pytester) -> None:
+    """-k over row ids cannot be honoured when rows are not items: the report says so."""
+    pytester.makepyfile(test_k="""
+        import pytest
+
+        @pytest.mark.parametrize("a", ["x", "y", "z"])
+        @pytest.mark.parametrize("b", ["u", "v"])
+        def test_k(a, b):
+            pass
+        """)
+    col = collect([str(pytester.path)], ["-p", "no:cacheprovider", "-k", "not u"], rootdir=str(pytester.path),
+                  from_marks=True)
+    assert any("--from-marks with -k" in e.message for e in col.errors)
+    col = collect([str(pytester.path)], ["-p", "no:cacheprovider", "--deselect", "test_k.py::test_k[u-x]"],
+                  rootdir=str(pytester.path), from_marks=True)
+    assert any("--from-marks" in e.message and "test_k" in e.message for e in col.errors)
