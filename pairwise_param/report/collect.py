@@ -101,6 +101,13 @@ class Collection:
     output: str = ""  # what pytest printed (shown on usage errors)
     seconds: float = 0.0
     audit_marks: dict[str, list[AuditMark]] = field(default_factory=dict)  # test_id -> marks
+    #: ``collect(from_marks=True)`` could not honour a selection of rows (-k, -m, a
+    #: deselecting hook): its numbers are per function; the error says so (the CLI's
+    #: default then collects again item by item)
+    from_marks_lost: bool = False
+    #: plugins and conftests (not pytest's, not ours) with a ``pytest_collection_modifyitems``
+    #: hook: they may drop single rows, which counting from the marks cannot see
+    row_hooks: tuple[str, ...] = ()
 
 
 def _parameter_set_type() -> type:
@@ -253,6 +260,8 @@ class _Collector:
     def __init__(self, progress: _Progress, from_marks: _FromMarks | None = None) -> None:
         self.from_marks = from_marks
         self._counted: list[Any] = []  # from the marks: the items built that stand for rows
+        self.lost = False
+        self.row_hooks: tuple[str, ...] = ()
         self.items: list[CollectedItem] = []
         self.marks: dict[str, tuple[list[MarkInfo], list[Any]]] = {}
         self.audit_marks: dict[str, list[AuditMark]] = {}
@@ -271,18 +280,27 @@ class _Collector:
             self.progress.update()
 
     def pytest_itemcollected(self, item: Any) -> None:
-        self.progress.items += 1  # (from the marks: items built, not the items they stand for)
+        weight = 1  # from the marks: the items this one stands for
+        if self.from_marks is not None:
+            originals = self.from_marks.originals
+            for m in item.iter_markers("parametrize"):
+                if id(m) in originals:
+                    weight *= len(originals[id(m)][1].rows)
+            if weight > 1:
+                self._counted.append(item)
+        self.progress.items += weight
         self.progress.update()
-        if self.from_marks is not None and any(id(m) in self.from_marks.originals
-                                               for m in item.iter_markers("parametrize")):
-            self._counted.append(item)
 
     def pytest_collection_finish(self, session: Any) -> None:
         for item in session.items:
             self._record(item)
         self.progress.done()
+        if self.from_marks is not None:
+            self.row_hooks = _row_hooks(session.config)
         opt = session.config.option
-        if self.from_marks is not None and (getattr(opt, "keyword", "") or getattr(opt, "markexpr", "")):
+        selected = bool(getattr(opt, "keyword", None)) or bool(getattr(opt, "markexpr", None))
+        if self.from_marks is not None and selected:
+            self.lost = True
             self.errors.append(CollectionError(
                 "<session>",
                 "--from-marks with -k / -m: they select test functions by their first row's id, not "
@@ -292,6 +310,7 @@ class _Collector:
             kept = {id(it) for it in session.items}
             lost = sorted({it.nodeid.split("[")[0] for it in self._counted if id(it) not in kept})
             if lost:
+                self.lost = True
                 # -k / -m / --deselect or a hook chose among rows: counted from the marks, a
                 # function stands for all its rows or none, so its numbers would be wrong
                 self.errors.append(CollectionError(
@@ -378,6 +397,25 @@ class _Collector:
             self.marks[test_id] = (marks, specs)
 
 
+#: Modules whose ``pytest_collection_modifyitems`` hooks never drop single rows on their own
+#: (pytest's -k / -m / --deselect are seen through the options; ours is --pairwise-extra-rows,
+#: which the report does not pass).
+_SAFE_HOOKS = ("_pytest.", "pairwise_param.")
+
+
+def _row_hooks(config: Any) -> tuple[str, ...]:
+    """Names of the plugins and conftests whose ``pytest_collection_modifyitems`` may drop rows."""
+    import types
+
+    out = []
+    for impl in config.pluginmanager.hook.pytest_collection_modifyitems.get_hookimpls():
+        plugin = impl.plugin
+        module = plugin.__name__ if isinstance(plugin, types.ModuleType) else type(plugin).__module__
+        if not (module + ".").startswith(_SAFE_HOOKS):
+            out.append(getattr(plugin, "__file__", None) or impl.plugin_name)
+    return tuple(out)
+
+
 def _is_unittest(item: Any) -> bool:
     import unittest
 
@@ -453,5 +491,7 @@ def collect(
         output=out.getvalue(),
         seconds=time.perf_counter() - start,
         audit_marks=collector.audit_marks,
+        from_marks_lost=collector.lost,
+        row_hooks=collector.row_hooks,
     )
 
