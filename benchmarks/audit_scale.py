@@ -15,7 +15,7 @@ counting path must give pytest's own numbers.
 Usage (repository root, project venv)::
 
     python benchmarks/audit_scale.py                       # both suites, --from-marks
-    python benchmarks/audit_scale.py --suite flashinfer --expanded   # also the item-by-item report
+    python benchmarks/audit_scale.py --suite flashinfer --expanded   # also --expand-items (slow)
     python benchmarks/audit_scale.py --suite flashinfer --check tests/attention/test_xqa.py
 """
 
@@ -55,15 +55,17 @@ def _time_v(text: str) -> dict[str, float]:
     return out
 
 
-def run_report(suite: str, paths: list[str], root: Path, from_marks: bool, timeout: float,
+def run_report(suite: str, paths: list[str], root: Path, from_marks: bool | None, timeout: float,
                fake_cuda: bool = True) -> tuple[dict[str, float], dict[str, Any] | None, str]:
-    """One report (JSON) under ``/usr/bin/time -v``: (times, the JSON or None, stderr tail)."""
+    """One report (JSON) under ``/usr/bin/time -v``: (times, the JSON or None, stderr).
+    ``from_marks``: True ``--from-marks``, False ``--expand-items``, None the default."""
     s = SUITES[suite]
     with tempfile.TemporaryDirectory(prefix=f"pwscale-{suite}-") as tmp:
         work = Path(tmp)
         env = environment(s, root, work, fake_cuda=fake_cuda)
         env["PYTEST_ADDOPTS"] += "".join(f" --ignore={p}" for p in IGNORE.get(suite, ()))
-        extra = ["--strength", "2", "--format", "json", "--from-marks" if from_marks else "--expand-items"]
+        flag = [] if from_marks is None else ["--from-marks" if from_marks else "--expand-items"]
+        extra = ["--strength", "2", "--format", "json", *flag]
         cmd = ["/usr/bin/time", "-v", *report_cmd(paths, extra)]
         out = work / "report.json"
         with out.open("wb") as fo:
@@ -122,13 +124,14 @@ def main(argv: list[str] | None = None) -> int:
     print("| suite | paths | report | CPU s (user+sys) | wall s | peak RSS MiB | items counted | tests | target | met |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for name in suites:
-        for from_marks in ([True, False] if args.expanded else [True]):
+        modes: list[bool | None] = [True, False] if args.expanded else [True]
+        for from_marks in modes:
             t, doc, err = run_report(name, PLAN[name], args.root, from_marks, args.timeout)
             cpu = t.get("user", 0.0) + t.get("sys", 0.0)
             secs, mib = TARGETS[name]
             met = doc is not None and cpu <= secs and (mib is None or t.get("rss", 0.0) <= mib)
             target = f"<= {secs:.0f} s" + (f", <= {mib:.0f} MiB" if mib else "")
-            print(f"| {name} | {' + '.join(PLAN[name])} | {'--from-marks' if from_marks else 'items'} | {cpu:.1f} "
+            print(f"| {name} | {' + '.join(PLAN[name])} | {'default' if from_marks is None else '--from-marks' if from_marks else '--expand-items'} | {cpu:.1f} "
                   f"| {t.get('wall', 0.0):.1f} | {t.get('rss', 0.0):.0f} "
                   f"| {doc['collected_items'] if doc else '?'} | {len(doc['tests']) if doc else '?'} "
                   f"| {target} | {'yes' if met else 'NO'} (CPU) |", flush=True)

@@ -189,13 +189,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help='a multi-name parametrize (e.g. "x,expected") that is one grouped axis, '
                      "never an option table (repeatable)")
     counting = rep.add_mutually_exclusive_group()
-    counting.add_argument("--from-marks", dest="counting", action="store_const", const="marks", default="auto",
-                          help="count each test function's parametrize rows from its marks, never item by item "
-                          "(a -k/-m after -- is then reported as not honoured). Default: from the marks, and "
-                          "item by item again when -k, -m or a hook selects rows (docs/cli.md)")
+    counting.add_argument("--from-marks", dest="counting", action="store_const", const="marks", default="items",
+                          help="count each test function's parametrize rows from its marks instead of building "
+                          "one pytest item per row: time and memory follow the test functions (a selection of "
+                          "rows by -k/-m or a hook is reported as not honoured; docs/cli.md)")
     counting.add_argument("--expand-items", dest="counting", action="store_const", const="items",
-                          help="let pytest build one item per row, as a test run does (time and memory follow "
-                          "the items)")
+                          help="let pytest build one item per row, as a test run does (the default)")
     rep.add_argument("--include-unparametrized", action="store_true",
                      help="list tests without parameters too (1 -> 1)")
     prog = rep.add_mutually_exclusive_group()
@@ -385,16 +384,8 @@ def _collect(args: argparse.Namespace, pytest_args: list[str], err: TextIO, show
     from pairwise_param.report import collect
     from pairwise_param.report.collect import conftest_error
 
-    counting = getattr(args, "counting", "auto")
-    if counting == "auto" and any(a in ("-k", "-m", "--deselect") or a.startswith(("-k", "-m", "--deselect="))
-                                  for a in pytest_args):
-        counting = "items"  # a selection of rows: pytest's own expansion, straight away
     collection = collect(args.paths, pytest_args, progress=err if show_progress else None,
-                         from_marks=counting != "items")
-    if counting == "auto" and (collection.from_marks_lost or collection.row_hooks):
-        # rows were or may be selected (-k, -m, a conftest's or plugin's modifyitems hook): only
-        # pytest's own expansion knows which
-        collection = collect(args.paths, pytest_args, progress=err if show_progress else None)
+                         from_marks=getattr(args, "counting", "items") == "marks")
     code = collection.pytest_exit
     broken = conftest_error(collection.output) if code == 4 else None
     if broken is not None:  # a conftest that raised: a collection error (exit 3), not a usage error

@@ -102,12 +102,8 @@ class Collection:
     seconds: float = 0.0
     audit_marks: dict[str, list[AuditMark]] = field(default_factory=dict)  # test_id -> marks
     #: ``collect(from_marks=True)`` could not honour a selection of rows (-k, -m, a
-    #: deselecting hook): its numbers are per function; the error says so (the CLI's
-    #: default then collects again item by item)
+    #: deselecting hook): its numbers are per function; the error says so
     from_marks_lost: bool = False
-    #: plugins and conftests (not pytest's, not ours) with a ``pytest_collection_modifyitems``
-    #: hook: they may drop single rows, which counting from the marks cannot see
-    row_hooks: tuple[str, ...] = ()
 
 
 def _parameter_set_type() -> type:
@@ -261,7 +257,6 @@ class _Collector:
         self.from_marks = from_marks
         self._counted: list[Any] = []  # from the marks: the items built that stand for rows
         self.lost = False
-        self.row_hooks: tuple[str, ...] = ()
         self.items: list[CollectedItem] = []
         self.marks: dict[str, tuple[list[MarkInfo], list[Any]]] = {}
         self.audit_marks: dict[str, list[AuditMark]] = {}
@@ -295,8 +290,6 @@ class _Collector:
         for item in session.items:
             self._record(item)
         self.progress.done()
-        if self.from_marks is not None:
-            self.row_hooks = _row_hooks(session.config)
         opt = session.config.option
         selected = bool(getattr(opt, "keyword", None)) or bool(getattr(opt, "markexpr", None))
         if self.from_marks is not None and selected:
@@ -397,25 +390,6 @@ class _Collector:
             self.marks[test_id] = (marks, specs)
 
 
-#: Modules whose ``pytest_collection_modifyitems`` hooks never drop single rows on their own
-#: (pytest's -k / -m / --deselect are seen through the options; ours is --pairwise-extra-rows,
-#: which the report does not pass).
-_SAFE_HOOKS = ("_pytest.", "pairwise_param.")
-
-
-def _row_hooks(config: Any) -> tuple[str, ...]:
-    """Names of the plugins and conftests whose ``pytest_collection_modifyitems`` may drop rows."""
-    import types
-
-    out = []
-    for impl in config.pluginmanager.hook.pytest_collection_modifyitems.get_hookimpls():
-        plugin = impl.plugin
-        module = plugin.__name__ if isinstance(plugin, types.ModuleType) else type(plugin).__module__
-        if not (module + ".").startswith(_SAFE_HOOKS):
-            out.append(getattr(plugin, "__file__", None) or impl.plugin_name)
-    return tuple(out)
-
-
 def _is_unittest(item: Any) -> bool:
     import unittest
 
@@ -492,6 +466,5 @@ def collect(
         seconds=time.perf_counter() - start,
         audit_marks=collector.audit_marks,
         from_marks_lost=collector.lost,
-        row_hooks=collector.row_hooks,
     )
 

@@ -141,24 +141,3 @@ def test_deselection_is_reported(pytester: pytest.Pytester) -> None:
                   rootdir=str(pytester.path), from_marks=True)
     assert any("--from-marks" in e.message and "test_k" in e.message for e in col.errors)
 
-
-def test_a_row_dropping_hook_makes_the_default_expand(tmp_path: Path) -> None:
-    """A conftest's modifyitems hook may drop single rows, which the marks cannot show: the
-    default report then collects item by item and gives pytest's numbers."""
-    (tmp_path / "test_h.py").write_text(
-        "import pytest\n\n"
-        "@pytest.mark.parametrize('a', ['x', 'y', 'z'])\n"
-        "@pytest.mark.parametrize('b', ['u', 'v'])\n"
-        "def test_h(a, b):\n    pass\n"
-    )
-    (tmp_path / "conftest.py").write_text(
-        "def pytest_collection_modifyitems(config, items):\n"
-        "    items[:] = [it for it in items if it.callspec.params['a'] != 'y']\n"
-    )
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    cmd = [sys.executable, "-m", "pairwise_param.cli", "report", "--format", "json", ".", "--", "-p", "no:cacheprovider"]
-    p = subprocess.run(cmd, check=False, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
-    doc = json.loads(p.stdout)
-    assert doc["collected_items"] == 4 and doc["errors"] == []
-    col = collect([str(tmp_path)], ["-p", "no:cacheprovider"], rootdir=str(tmp_path), from_marks=True)
-    assert col.row_hooks and any("conftest" in h for h in col.row_hooks)
