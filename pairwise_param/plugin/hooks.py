@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 _STATE = pytest.StashKey["_State"]()
 _WORKER_KEY = "pairwise_param"
 _RUN_KEY = "pairwise_param.run"
+_ROTATION_KEY = "pairwise_param.rotation"
 
 
 class _State:
@@ -425,6 +426,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             workeroutput[_WORKER_KEY] = state.summary
         if state.run is not None and state.run.tracked:
             workeroutput[_RUN_KEY] = state.run.export()
+        if getattr(state.rows_for, "coverable", None):
+            workeroutput[_ROTATION_KEY] = state.rows_for.coverable
         return
     if state.run is not None and state.run.payloads and not session.config.getoption("collectonly", False):
         state.results = state.run.finish(session.config, int(exitstatus))
@@ -456,6 +459,9 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
     summary = output.get(_WORKER_KEY)
     if state is not None and summary is not None and state.summary is None:
         state.summary = summary
+    coverable = output.get(_ROTATION_KEY)
+    if state is not None and coverable and getattr(state.rows_for, "coverable", None) is not None:
+        state.rows_for.coverable.update(coverable)
     part = output.get(_RUN_KEY)
     if state is not None and part is not None:
         if state.run is None:

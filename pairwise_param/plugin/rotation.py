@@ -33,18 +33,17 @@ from pairwise_param.errors import InvalidArgument
 from pairwise_param.model import Model
 from pairwise_param.tables.build import Table
 
-__all__ = ["HISTORY_FILE", "Replay", "Rotation", "default_history_path", "read_replay"]
-
-#: the default history file, under pytest's cache directory (``config.cache.mkdir``)
-HISTORY_FILE = ("pairwise-param", "history.json")
+__all__ = ["Replay", "Rotation", "default_history_path", "read_replay"]
 
 
 def default_history_path(cache: Any) -> Path | None:
     """The history file in pytest's cache directory; None without a cache."""
+    from pairwise_param.runs.history import CACHE_DIR, FILE_NAME
+
     if cache is None:
         return None
     try:
-        return Path(cache.mkdir(HISTORY_FILE[0])) / HISTORY_FILE[1]
+        return Path(cache.mkdir(CACHE_DIR)) / FILE_NAME
     except OSError:
         return None
 
@@ -58,6 +57,9 @@ class Rotation:
         self.problem = problem  # why the history cannot be used ("" when it can)
         self.rerun = rerun  # --lf / --ff / --sw: the last run's rotation, not a new one
         self.rotated = 0  # tables rotated in this process
+        #: "test", table index -> feasible tuples at t, t+1, t+2 (the 100% of the
+        #: history report); the workers send theirs to the controller
+        self.coverable: dict[str, list[int]] = {}
 
     @classmethod
     def open(cls, path: Path | None, rerun: bool) -> Rotation:
@@ -75,6 +77,10 @@ class Rotation:
         fixed table (no history yet, or an unusable one)."""
         if self.history is None:
             return fixed
+        from pairwise_param.tables.rotate import feasible_tuples
+
+        t = model.strength
+        self.coverable[f"{index}:{test}"] = [feasible_tuples(model, s) for s in (t, t + 1, t + 2)]
         runs = self.history.runs_for(test, index, model.fingerprint())
         if self.rerun:
             runs = runs[:-1]
@@ -92,7 +98,7 @@ class Rotation:
         from pairwise_param.runs.history import write
 
         try:
-            write(self.path, self.history.recorded(run_tables))
+            write(self.path, self.history.recorded(run_tables, coverable=self.coverable))
         except OSError as exc:
             return f"cannot write the history file {self.path}: {exc}"
         return ""

@@ -18,6 +18,8 @@ The file (schema ``pairwise-param/history`` v1)::
                  "strength": 2,
                  "sizes": [2, 2, 3],                values per axis
                  "axes": ["dtype", "padded", "bias_mode"],
+                 "coverable": [12, 18, 12],         feasible tuples of t, t+1, t+2 axes
+                                                    (what 100% is; [] when not known)
                  "runs": [[[0, 1, 2], ...], ...]}]} the rows of each run, oldest first
                                                     (at most MAX_RUNS kept)
 
@@ -33,17 +35,25 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pairwise_param.runs.analysis import is_executed
 
-__all__ = ["MAX_RUNS", "SCHEMA_ID", "SCHEMA_VERSION", "History", "HistoryTable", "read", "write"]
+__all__ = [
+    "CACHE_DIR", "DEFAULT_PATH", "FILE_NAME", "MAX_RUNS", "SCHEMA_ID", "SCHEMA_VERSION",
+    "History", "HistoryTable", "Progress", "progress", "read", "render", "write",
+]
 
 SCHEMA_ID = "pairwise-param/history"
 SCHEMA_VERSION = 1
+#: the default file: ``config.cache.mkdir(CACHE_DIR) / FILE_NAME``, i.e. DEFAULT_PATH
+#: under the rootdir (what ``pairwise-param report --history`` reads by default)
+CACHE_DIR = "pairwise-param"
+FILE_NAME = "history.json"
+DEFAULT_PATH = Path(".pytest_cache") / "d" / CACHE_DIR / FILE_NAME
 #: runs kept per table (the oldest are dropped)
 MAX_RUNS = 64
 
@@ -61,6 +71,7 @@ class HistoryTable:
     sizes: tuple[int, ...]
     axes: tuple[str, ...]
     runs: tuple[tuple[Row, ...], ...]
+    coverable: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -70,6 +81,7 @@ class HistoryTable:
             "strength": self.strength,
             "sizes": list(self.sizes),
             "axes": list(self.axes),
+            "coverable": list(self.coverable),
             "runs": [[list(r) for r in run] for run in self.runs],
         }
 
@@ -87,10 +99,17 @@ class History:
             return ()
         return entry.runs
 
-    def recorded(self, run_tables: Iterable[Mapping[str, Any]], max_runs: int = MAX_RUNS) -> History:
+    def recorded(
+        self,
+        run_tables: Iterable[Mapping[str, Any]],
+        max_runs: int = MAX_RUNS,
+        coverable: Mapping[str, Sequence[int]] | None = None,
+    ) -> History:
         """This history plus one run: per table of the run file (analysed or not),
         the rows of which at least one item executed, in table order.  A table whose
-        model changed starts over; a table none of whose items executed adds no run."""
+        model changed starts over; a table none of whose items executed adds no run.
+        ``coverable`` ("index:test" -> feasible tuples at t, t+1, t+2) fills in what
+        100% is, for the report."""
         tables = dict(self.tables)
         for doc in run_tables:
             rows = [tuple(int(x) for x in r) for r in doc["rows"]]
@@ -101,7 +120,10 @@ class History:
             key = (str(doc["test"]), int(doc.get("table", 0)))
             old = tables.get(key)
             fingerprint = str(doc["fingerprint"])
-            past = old.runs if old is not None and old.fingerprint == fingerprint else ()
+            same = old is not None and old.fingerprint == fingerprint
+            past = old.runs if old is not None and same else ()
+            known = (coverable or {}).get(f"{key[1]}:{key[0]}")
+            counts = tuple(int(x) for x in known) if known else (old.coverable if old is not None and same else ())
             tables[key] = HistoryTable(
                 test=key[0],
                 table=key[1],
@@ -110,6 +132,7 @@ class History:
                 sizes=tuple(len(a["values"]) for a in doc["axes"]),
                 axes=tuple(str(a["name"]) for a in doc["axes"]),
                 runs=(*past, run)[-max_runs:],
+                coverable=counts,
             )
         return History(tables)
 
@@ -153,7 +176,10 @@ def _table(doc: Any, k: int) -> HistoryTable:
                 raise _Corrupt(f"{where}.runs[{j}][{i}] = {list(cells)} is not a row of sizes {list(sizes)}")
             rows.append(cells)
         runs.append(tuple(rows))
-    return HistoryTable(doc["test"], doc["table"], doc["fingerprint"], doc["strength"], sizes, tuple(axes), tuple(runs))
+    coverable = _ints(doc.get("coverable", []), f"{where}.coverable")
+    return HistoryTable(
+        doc["test"], doc["table"], doc["fingerprint"], doc["strength"], sizes, tuple(axes), tuple(runs), coverable
+    )
 
 
 def parse(doc: Any) -> History:
@@ -201,3 +227,88 @@ def write(path: str | os.PathLike[str], history: History) -> None:
             os.unlink(tmp)
         raise
 
+
+
+# -- the report (`pairwise-param report --history PATH`) ---------------------------------
+@dataclass(frozen=True)
+class Progress:
+    """One table's accumulated coverage over the last ``runs`` runs, at strengths
+    t, t+1, t+2 (``covered`` tuples of ``coverable``; a strength above the number of
+    axes is left out), and how many more runs reach 100% at t+1 at the pace of the
+    last run (0: reached; None: the last run added nothing, or 100% is not known)."""
+
+    test: str
+    table: int
+    runs: int
+    rows: int
+    strengths: tuple[int, ...]
+    covered: tuple[int, ...]
+    coverable: tuple[int | None, ...]
+    more_runs: int | None
+
+    def percent(self, k: int) -> float | None:
+        total = self.coverable[k]
+        return None if not total else 100.0 * self.covered[k] / total
+
+
+def _tuples(rows: Iterable[Row], n: int, strength: int) -> set[tuple[int, Row]]:
+    import itertools
+
+    scopes = list(itertools.combinations(range(n), strength))
+    return {(si, tuple(row[a] for a in scope)) for row in rows for si, scope in enumerate(scopes)}
+
+
+def progress(entry: HistoryTable, last: int | None = None) -> Progress:
+    """The :class:`Progress` of one table over its last ``last`` runs (None: all)."""
+    runs = entry.runs[-last:] if last else entry.runs
+    n = len(entry.sizes)
+    strengths = tuple(s for s in (entry.strength, entry.strength + 1, entry.strength + 2) if s <= n)
+    rows = [r for run in runs for r in run]
+    covered = tuple(len(_tuples(rows, n, s)) for s in strengths)
+    coverable = tuple(entry.coverable[k] if k < len(entry.coverable) else None for k in range(len(strengths)))
+    more: int | None = None
+    if len(strengths) > 1 and coverable[1]:
+        remaining = coverable[1] - covered[1]
+        before = len(_tuples([r for run in runs[:-1] for r in run], n, strengths[1]))
+        gain = covered[1] - before
+        more = 0 if remaining <= 0 else (-(-remaining // gain) if gain > 0 else None)
+    return Progress(entry.test, entry.table, len(runs), len(runs[-1]) if runs else 0, strengths, covered,
+                    coverable, more)
+
+
+def render(history: History, last: int | None = None, markdown: bool = False) -> str:
+    """Per table, the accumulated coverage at t, t+1, t+2 and the runs to 100% at t+1:
+    terminal text, or a Markdown table (for a CI step summary)."""
+    rows = [progress(history.tables[k], last) for k in sorted(history.tables)]
+    window = f"the last {last} runs" if last else "all runs kept"
+    head = ["test", "runs", "rows", "t", "t+1", "t+2", "more runs to 100% at t+1"]
+
+    def cell(p: Progress, k: int) -> str:
+        if k >= len(p.strengths):
+            return "-"
+        pct = p.percent(k)
+        shown = f"{pct:.1f}%" if pct is not None else "?"
+        return f"{shown} ({p.covered[k]}/{p.coverable[k] if p.coverable[k] else '?'}) t={p.strengths[k]}"
+
+    def more(p: Progress) -> str:
+        if p.more_runs is None:
+            return "?" if len(p.strengths) > 1 else "-"
+        return "reached" if p.more_runs == 0 else str(p.more_runs)
+
+    body = [
+        [f"{p.test}" + (f" [table {p.table}]" if p.table else ""), str(p.runs), str(p.rows),
+         cell(p, 0), cell(p, 1), cell(p, 2), more(p)]
+        for p in rows
+    ]
+    title = f"pairwise-param: accumulated coverage of the rotated tables over {window}"
+    if not body:
+        return f"{title}\n(no table in the history yet: run pytest --pairwise-rotate)\n"
+    if markdown:
+        lines = [f"### {title}", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        lines += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in body]
+        return "\n".join(lines) + "\n"
+    widths = [max(len(r[k]) for r in [head, *body]) for k in range(len(head))]
+    lines = [title, "  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip()]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in body]
+    lines.append("(t+1 runs to 100%: at the pace of the last run; ?: not known yet)")
+    return "\n".join(lines) + "\n"

@@ -50,7 +50,9 @@ from pairwise_param.errors import InvalidArgument
 from pairwise_param.model import Model
 from pairwise_param.tables.build import Table, verified
 
-__all__ = ["LEVEL_LIMIT", "SLACK", "Rotated", "cycle_rows", "level_scopes", "max_rows", "rotate"]
+__all__ = [
+    "SLACK", "Rotated", "cycle_rows", "feasible_tuples", "level_scopes", "max_rows", "rotate",
+]
 
 #: how many more rows than the fixed table a rotated one may have (a factor)
 SLACK = 1.1
@@ -164,6 +166,13 @@ class _Level:
                 if feas.violates(cells) is None and feas.completable(cells):
                     total += 1
         return total
+
+
+def feasible_tuples(model: Model, strength: int) -> int:
+    """How many tuples of ``strength`` axes some valid row of ``model`` holds (exact;
+    0 when there are fewer axes): the 100% of accumulated coverage."""
+    scopes = level_scopes(len(model.sizes), strength)
+    return _Level(model.sizes, scopes).feasible_total(model) if scopes else 0
 
 
 def cycle_rows(model: Model, runs: Sequence[Sequence[Sequence[int]]], strength: int) -> list[Row]:

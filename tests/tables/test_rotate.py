@@ -16,7 +16,7 @@ from sizing import examples
 from pairwise_param import Model, measure
 from pairwise_param.errors import InvalidArgument
 from pairwise_param.tables.build import build_table, verified
-from pairwise_param.tables.rotate import cycle_rows, level_scopes, max_rows, rotate
+from pairwise_param.tables.rotate import SLACK, cycle_rows, level_scopes, max_rows, rotate
 
 WVSPLITK = {"dtype": ["bf16", "fp16"], "padded_a": [False, True], "padded_b": [False, True],
             "bias_mode": [0, 1, 2], "xnorm": [False, True]}
@@ -95,7 +95,7 @@ def test_constraints_include_rows_and_sub_models_are_kept() -> None:
 
 
 def test_max_rows_is_the_slack_of_the_fixed_table() -> None:
-    assert max_rows(6) == 6 and max_rows(10) == 11 and max_rows(20) == 22 and max_rows(9, 1.5) == 13
+    assert SLACK == 1.1 and max_rows(6) == 6 and max_rows(10) == 11 and max_rows(20) == 22 and max_rows(9, 1.5) == 13
 
 
 def test_bad_history_and_slack_are_named() -> None:
