@@ -20,13 +20,13 @@ next table starts a new one at that strength (only the runs after the last compl
 cycle weigh: :func:`cycle_rows`; each strength has its own cycles), so rotation keeps
 cycling through the (t+1)-tuples while the (t+2)-tuples keep filling up.
 
-How: (1) the fixed table and ``candidates`` copies of it with the values of each axis
+How: (1) the fixed table and copies of it with the values of each axis
 permuted (a covering array stays one under a value permutation; a copy that breaks a
 constraint or an include row, or leaves a t-tuple uncovered, is dropped) are scored and
 the best is kept; (2) the spare rows the slack allows are added greedily; (3) a local
-search changes one cell at a time, never uncovering a t-tuple or breaking a constraint,
-and keeps a change that covers more new (t+1)-, then (t+2)-tuples (sideways moves
-allowed).  Every step counts work units, never seconds; the one random generator is
+search changes one cell at a time (or writes an uncovered (t+1)-tuple into a row), never
+uncovering a t-tuple or breaking a constraint, and keeps a change that covers more new
+(t+1)-, then (t+2)-tuples (sideways one-cell moves allowed).  Every step counts work units, never seconds; the one random generator is
 ``random.Random`` seeded from a SHA-256 digest of the model's fingerprint and the
 history, so the same history gives the same rows in every process, hash seed and xdist
 worker (no ``hash()``, no set iteration order).
@@ -78,75 +78,89 @@ def level_scopes(n_axes: int, strength: int) -> tuple[tuple[int, ...], ...]:
 class _Level:
     """Counts of one level's tuples in the current table: per scope, a dense list
     indexed by the mixed-radix code of the values; ``old`` marks the tuples the
-    history covered (they add nothing)."""
+    history covered (they add nothing); ``terms[axis]`` the (scope, weight) pairs
+    that axis enters (a cell change moves each of those codes by weight x delta)."""
 
     def __init__(self, sizes: Sequence[int], scopes: Sequence[tuple[int, ...]]) -> None:
+        self.sizes = tuple(sizes)
         self.scopes = tuple(scopes)
         self.weights: list[tuple[int, ...]] = []
         self.counts: list[list[int]] = []
         self.old: list[bytearray] = []
-        self.by_axis: list[list[int]] = [[] for _ in sizes]
+        self.terms: list[list[tuple[int, int]]] = [[] for _ in sizes]
         for si, scope in enumerate(self.scopes):
             w, acc = [], 1
             for a in scope:
                 w.append(acc)
+                self.terms[a].append((si, acc))
                 acc *= sizes[a]
             self.weights.append(tuple(w))
             self.counts.append([0] * acc)
             self.old.append(bytearray(acc))
-            for a in scope:
-                self.by_axis[a].append(si)
+        self._pairs = [tuple(zip(scope, w)) for scope, w in zip(self.scopes, self.weights)]
 
-    def code(self, si: int, row: Sequence[int]) -> int:
-        return sum(row[a] * w for a, w in zip(self.scopes[si], self.weights[si]))
+    def codes(self, row: Sequence[int]) -> list[int]:
+        """The code of ``row``'s tuple in every scope."""
+        return [sum(row[a] * w for a, w in pairs) for pairs in self._pairs]
+
+    def cells(self, si: int, code: int) -> list[tuple[int, int]]:
+        """(axis, value) of the tuple ``code`` of scope ``si``."""
+        return [(a, (code // w) % self.sizes[a]) for a, w in zip(self.scopes[si], self.weights[si])]
 
     def mark_old(self, rows: Sequence[Sequence[int]]) -> None:
         for row in rows:
-            for si in range(len(self.scopes)):
-                self.old[si][self.code(si, row)] = 1
+            for si, c in enumerate(self.codes(row)):
+                self.old[si][c] = 1
 
-    def add(self, row: Sequence[int], delta: int) -> None:
-        for si in range(len(self.scopes)):
-            self.counts[si][self.code(si, row)] += delta
+    def reset(self) -> None:
+        self.counts = [[0] * len(c) for c in self.counts]
+
+    def add(self, codes: Sequence[int], delta: int) -> None:
+        for si, c in enumerate(codes):
+            self.counts[si][c] += delta
 
     def new_covered(self) -> int:
         """Tuples the current table covers that the history did not."""
         return sum(1 for si, cs in enumerate(self.counts) for c, n in enumerate(cs) if n and not self.old[si][c])
 
-    def gain(self, row: Sequence[int]) -> int:
-        """New tuples ``row`` would add to the current table."""
-        return sum(
-            1 for si in range(len(self.scopes))
-            if not self.counts[si][c := self.code(si, row)] and not self.old[si][c]
-        )
+    def uncovered(self) -> list[tuple[int, int]]:
+        """(scope, code) of every tuple neither the history nor the table covers."""
+        return [(si, c) for si, cs in enumerate(self.counts) for c, n in enumerate(cs) if not n and not self.old[si][c]]
 
-    def move(self, row: Sequence[int], axis: int, value: int) -> tuple[int, int]:
-        """(new tuples gained, new tuples lost) when ``row``'s cell ``axis`` becomes ``value``."""
-        won = lost = 0
-        for si in self.by_axis[axis]:
-            scope, w = self.scopes[si], self.weights[si]
-            before = self.code(si, row)
-            after = before + (value - row[axis]) * w[scope.index(axis)]
-            if self.counts[si][before] == 1 and not self.old[si][before]:
-                lost += 1
-            if self.counts[si][after] == 0 and not self.old[si][after]:
-                won += 1
-        return won, lost
+    def gain(self, codes: Sequence[int]) -> int:
+        """New tuples a row of these codes would add to the current table."""
+        counts, old = self.counts, self.old
+        return sum(1 for si, c in enumerate(codes) if not counts[si][c] and not old[si][c])
 
-    def apply(self, row: Sequence[int], axis: int, value: int) -> None:
-        """Count ``row`` with its cell ``axis`` set to ``value`` instead (``row`` unchanged)."""
-        for si in self.by_axis[axis]:
-            before = self.code(si, row)
-            self.counts[si][before] -= 1
-            self.counts[si][before + (value - row[axis]) * self.weights[si][self.scopes[si].index(axis)]] += 1
+    def delta(self, codes: Sequence[int], axis: int, change: int, in_table: bool) -> int:
+        """Net new tuples when the row of ``codes`` (in the table or not) moves its
+        cell ``axis`` by ``change``."""
+        counts, old = self.counts, self.old
+        net = 0
+        lone = 1 if in_table else 0
+        for si, w in self.terms[axis]:
+            before = codes[si]
+            after = before + change * w
+            if counts[si][before] == lone and not old[si][before]:
+                net -= 1
+            if counts[si][after] == 0 and not old[si][after]:
+                net += 1
+        return net
 
-    def keeps_covered(self, row: Sequence[int], axis: int, value: int, needed: list[bytearray]) -> bool:
-        """Does every tuple of ``row`` that the change removes stay covered (t-level)?"""
-        for si in self.by_axis[axis]:
-            before = self.code(si, row)
-            if self.counts[si][before] == 1 and needed[si][before]:
-                return False
-        return True
+    def keeps_covered(self, codes: Sequence[int], axis: int, needed: list[bytearray]) -> bool:
+        """Does every tuple of the row of ``codes`` that a change of ``axis`` removes stay covered?"""
+        counts = self.counts
+        return all(counts[si][codes[si]] > 1 or not needed[si][codes[si]] for si, _ in self.terms[axis])
+
+    def move(self, codes: list[int], axis: int, change: int, in_table: bool = True) -> None:
+        """Apply a cell change to the row of ``codes`` (and to the counts when it is in the table)."""
+        counts = self.counts
+        for si, w in self.terms[axis]:
+            before = codes[si]
+            codes[si] = before + change * w
+            if in_table:
+                counts[si][before] -= 1
+                counts[si][before + change * w] += 1
 
     def feasible_total(self, model: Model) -> int:
         """How many of this level's tuples some valid row holds (exact)."""
@@ -223,15 +237,13 @@ def _needed(model: Model, table: Table, level: _Level) -> list[bytearray]:
     return needed
 
 
-def _complete(level: _Level, needed: list[bytearray]) -> bool:
-    return all(n for si, cs in enumerate(level.counts) for c, n in enumerate(cs) if needed[si][c])
-
-
 class _Search:
-    """The state of one rotation: the t-level (hard) and the objective levels."""
+    """The state of one rotation: the rows, the t-level (hard) and the objective
+    levels, with every row's codes in every level."""
 
     def __init__(self, model: Model, fixed: Table, runs: Sequence[Sequence[Row]]) -> None:
         self.model = model
+        self.feas = model.feasibility
         sizes = model.sizes
         n = len(sizes)
         self.hard = _Level(sizes, model.index_model.interactions)
@@ -244,22 +256,59 @@ class _Search:
                 level = _Level(sizes, scopes)
                 level.mark_old(cycle_rows(model, runs, strength))
                 self.levels.append(level)
+        self.all = (self.hard, *self.levels)
         self.locked: set[tuple[int, int]] = {
             (r, a) for r, inc in enumerate(model.include) for a, v in enumerate(inc) if v is not None
         }
+        self.rows: list[list[int]] = []
+        self.codes: list[list[list[int]]] = []  # [row][level] -> codes
         self.work = 0
 
-    def load(self, rows: Sequence[Row]) -> list[list[int]]:
-        for level in (self.hard, *self.levels):
-            level.counts = [[0] * len(c) for c in level.counts]
-            for row in rows:
-                level.add(row, 1)
-        return [list(r) for r in rows]
+    def load(self, rows: Sequence[Sequence[int]]) -> None:
+        for level in self.all:
+            level.reset()
+        self.rows, self.codes = [], []
+        for row in rows:
+            self.append(row)
 
-    def score(self, rows: Sequence[Row]) -> tuple[int, ...]:
-        self.load(rows)
-        self.work += len(rows) * sum(len(lv.scopes) for lv in self.levels)
+    def append(self, row: Sequence[int]) -> None:
+        codes = [level.codes(row) for level in self.all]
+        for level, c in zip(self.all, codes):
+            level.add(c, 1)
+        self.rows.append(list(row))
+        self.codes.append(codes)
+        self.work += sum(len(lv.scopes) for lv in self.all)
+
+    def score(self) -> tuple[int, ...]:
         return tuple(lv.new_covered() for lv in self.levels)
+
+    def complete(self) -> bool:
+        counts, needed = self.hard.counts, self.needed
+        return all(n or not needed[si][c] for si, cs in enumerate(counts) for c, n in enumerate(cs))
+
+    def try_cell(self, r: int, a: int, value: int) -> tuple[int, ...] | None:
+        """The objective deltas of setting cell (r, a) to ``value``, or None when the
+        change would uncover a t-tuple or break a constraint."""
+        row, codes = self.rows[r], self.codes[r]
+        self.work += 1
+        if not self.hard.keeps_covered(codes[0], a, self.needed):
+            return None
+        if self.feas.constrained:
+            old = row[a]
+            row[a] = value
+            bad = self.feas.violates(row) is not None
+            row[a] = old
+            if bad:
+                return None
+        change = value - row[a]
+        return tuple(lv.delta(c, a, change, True) for lv, c in zip(self.levels, codes[1:]))
+
+    def set_cell(self, r: int, a: int, value: int) -> None:
+        row, codes = self.rows[r], self.codes[r]
+        change = value - row[a]
+        for level, c in zip(self.all, codes):
+            level.move(c, a, change)
+        row[a] = value
 
 
 def _permuted(model: Model, rows: Sequence[Row], rng: random.Random) -> list[Row] | None:
@@ -280,25 +329,24 @@ def _permuted(model: Model, rows: Sequence[Row], rng: random.Random) -> list[Row
     return out
 
 
-def _better(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
-    return a > b
-
-
 def rotate(
     model: Model,
     fixed: Table,
     runs: Sequence[Sequence[Sequence[int]]],
     *,
     slack: float = SLACK,
-    candidates: int = 64,
+    work: int | None = None,
     moves: int | None = None,
+    swaps: int | None = None,
 ) -> Rotated:
     """The rotated table of ``model`` given the fixed table and the ``runs`` of the
     history (each the index rows of one run, oldest first; at each objective
     strength only the runs of the current cycle weigh: :func:`cycle_rows`).  The
     result is verified (:func:`~pairwise_param.tables.build.verified`) and lists the
-    fixed table's infeasible tuples.  ``moves`` bounds the local search (default:
-    300 per row, at most 30000)."""
+    fixed table's infeasible tuples.  ``work`` bounds the permuted copies tried (in
+    work units: one per scope and row scored; default 100000), ``swaps`` the value
+    swaps tried (default: 10 per row, at most 200), ``moves`` the local search
+    (default: 300 per row, at most 20000)."""
     if not isinstance(slack, (int, float)) or isinstance(slack, bool) or not 1.0 <= slack <= 2.0:
         raise InvalidArgument(f"slack must be a number from 1.0 to 2.0, got slack={slack!r}", where=model.where)
     base = [tuple(r) for r in fixed.rows]
@@ -313,59 +361,119 @@ def rotate(
     search = _Search(model, fixed, past)
     if not search.levels:
         return Rotated(fixed, (), 0)
-    # (1) the fixed table and value-permuted copies of it
-    best_rows, best = base, search.score(base)
-    for _ in range(candidates):
+    # (1) the fixed table and value-permuted copies of it, while the work lasts
+    search.load(base)
+    best_rows, best = base, search.score()
+    budget = work if work is not None else 100_000
+    while search.work < budget:
         rows = _permuted(model, base, rng)
+        search.work += len(base)
         if rows is None:
             continue
-        got = search.score(rows)
-        if _better(got, best) and _complete(search.hard, search.needed):
+        search.load(rows)
+        got = search.score()
+        if got > best and search.complete():
             best_rows, best = rows, got
-    current = search.load(best_rows)
+    search.load(best_rows)
+    # (1b) value swaps on the free axes (no constraint, no include cell): a swap keeps
+    # every t-tuple covered, so only the objective decides
+    _swaps(search, rng, swaps if swaps is not None else min(200, 10 * len(base)))
     # (2) the spare rows the slack allows, greedily
     for _ in range(max_rows(len(base), slack) - len(base)):
         row = _greedy_row(search, rng)
         if row is None:
             break
-        current.append(list(row))
-        for level in (search.hard, *search.levels):
-            level.add(row, 1)
-    # (3) one cell at a time
-    budget = moves if moves is not None else min(30_000, 300 * len(current))
-    _local_search(search, current, rng, budget)
-    rows_out = tuple(tuple(r) for r in current)
+        search.append(row)
+    # (3) cell by cell
+    steps = moves if moves is not None else min(20_000, 300 * len(search.rows))
+    _local_search(search, rng, steps)
+    rows_out = tuple(tuple(r) for r in search.rows)
     table = dataclasses.replace(fixed, rows=rows_out)
     if not verified(model, table) or len(rows_out) > max_rows(len(base), slack):
         return Rotated(fixed, (), search.work)  # never happens: every step keeps the table covering
-    final = search.score(rows_out)
-    return Rotated(table, final, search.work)
+    return Rotated(table, search.score(), search.work)
 
 
-def _greedy_row(search: _Search, rng: random.Random, tries: int = 24) -> Row | None:
-    """A valid row covering the most new tuples (AETG-style: random starts,
-    then each axis set to its best value in turn)."""
-    model = search.model
-    feas = model.feasibility
-    sizes = model.sizes
+def _swaps(search: _Search, rng: random.Random, trials: int) -> None:
+    """Swap two values of one free axis in every row (kept when no objective level
+    loses, the lowest level first)."""
+    sizes = search.model.sizes
+    locked_axes = {a for _, a in search.locked}
+    free = [a for a in range(len(sizes)) if sizes[a] > 1 and a not in search.feas.component_of
+            and a not in locked_axes]
+    if not free:
+        return
+    zero = (0,) * len(search.levels)
+    for _ in range(trials):
+        a = free[rng.randrange(len(free))]
+        x, y = rng.sample(range(sizes[a]), 2)
+        changed = [(r, y if row[a] == x else x) for r, row in enumerate(search.rows) if row[a] in (x, y)]
+        total = zero
+        undo = []
+        for r, v in changed:
+            codes = search.codes[r]
+            change = v - search.rows[r][a]
+            got = tuple(lv.delta(c, a, change, True) for lv, c in zip(search.levels, codes[1:]))
+            total = tuple(p + q for p, q in zip(total, got))
+            undo.append((r, search.rows[r][a]))
+            search.set_cell(r, a, v)
+        search.work += len(changed)
+        if total < zero:
+            for r, old in reversed(undo):
+                search.set_cell(r, a, old)
+
+
+def _targets(search: _Search, rng: random.Random, k: int) -> list[list[tuple[int, int]]]:
+    """The cells of up to ``k`` random objective tuples nobody covers (of the lowest
+    level that has one); one scan of the counts."""
+    for level in search.levels:
+        missing = level.uncovered()
+        search.work += len(missing)
+        if missing:
+            picked = rng.sample(missing, min(k, len(missing)))
+            return [level.cells(si, code) for si, code in picked]
+    return []
+
+
+def _greedy_row(search: _Search, rng: random.Random, tries: int = 6) -> Row | None:
+    """A valid row covering the most new tuples (AETG-style: start from an uncovered
+    tuple, the other cells random, then each free axis set to its best value in turn)."""
+    feas = search.feas
+    sizes = search.model.sizes
     best: tuple[tuple[int, ...], Row] | None = None
-    for _ in range(tries):
+    targets = _targets(search, rng, tries)
+    for k in range(tries):
         row = [rng.randrange(s) for s in sizes]
+        fixed_axes: set[int] = set()
+        for a, v in targets[k] if k < len(targets) else ():
+            row[a] = v
+            fixed_axes.add(a)
         if feas.constrained and feas.violates(row) is not None:
             continue
+        codes = [lv.codes(row) for lv in search.levels]
+        search.work += sum(len(lv.scopes) for lv in search.levels)
         for a in rng.sample(range(len(sizes)), len(sizes)):
-            choice = row[a]
-            top = tuple(lv.gain(row) for lv in search.levels)
+            if a in fixed_axes:
+                continue
+            top, choice = (0,) * len(codes), row[a]
             for v in range(sizes[a]):
-                row[a] = v
-                if feas.constrained and feas.violates(row) is not None:
+                if v == row[a]:
                     continue
-                got = tuple(lv.gain(row) for lv in search.levels)
-                search.work += len(search.levels)
+                old = row[a]
+                row[a] = v
+                bad = feas.constrained and feas.violates(row) is not None
+                row[a] = old
+                if bad:
+                    continue
+                got = tuple(lv.delta(c, a, v - old, False) for lv, c in zip(search.levels, codes))
+                search.work += len(codes)
                 if got > top:
                     top, choice = got, v
-            row[a] = choice
-        score = tuple(lv.gain(row) for lv in search.levels)
+            if choice != row[a]:
+                for lv, c in zip(search.levels, codes):
+                    lv.move(c, a, choice - row[a], False)
+                row[a] = choice
+        score = tuple(lv.gain(c) for lv, c in zip(search.levels, codes))
         if best is None or score > best[0]:
             best = (score, tuple(row))
     if best is None or not any(best[0]):
@@ -373,34 +481,56 @@ def _greedy_row(search: _Search, rng: random.Random, tries: int = 24) -> Row | N
     return best[1]
 
 
-def _local_search(search: _Search, rows: list[list[int]], rng: random.Random, budget: int) -> None:
-    model = search.model
-    feas = model.feasibility
-    sizes = model.sizes
-    movable = [(r, a) for r in range(len(rows)) for a in range(len(sizes)) if sizes[a] > 1 and (r, a) not in search.locked]
+def _local_search(search: _Search, rng: random.Random, steps: int) -> None:
+    """Random one-cell moves (kept when no objective level loses, lowest level
+    first) and, every other step, a targeted move: an uncovered objective tuple
+    written into a random row, kept only when it gains."""
+    sizes = search.model.sizes
+    n_rows = len(search.rows)
+    movable = [(r, a) for r in range(n_rows) for a in range(len(sizes)) if sizes[a] > 1 and (r, a) not in search.locked]
     if not movable:
         return
-    for _ in range(budget):
+    zero = (0,) * len(search.levels)
+    targets: list[list[tuple[int, int]]] = []
+    for step in range(steps):
+        if step % 2:
+            if not targets:
+                targets = _targets(search, rng, 64) or [[]] * 64
+            cells = targets.pop()
+            if cells:
+                start = rng.randrange(n_rows)
+                for k in range(min(8, n_rows)):  # the first of 8 rows (from a random one) where it gains
+                    if _targeted(search, (start + k) % n_rows, cells, zero):
+                        break
+            continue
         r, a = movable[rng.randrange(len(movable))]
-        row = rows[r]
         value = rng.randrange(sizes[a] - 1)
-        if value >= row[a]:
+        if value >= search.rows[r][a]:
             value += 1
-        search.work += 1
-        if not search.hard.keeps_covered(row, a, value, search.needed):
+        got = search.try_cell(r, a, value)
+        if got is not None and got >= zero:
+            search.set_cell(r, a, value)
+
+
+def _targeted(search: _Search, r: int, cells: list[tuple[int, int]], zero: tuple[int, ...]) -> bool:
+    """Write ``cells`` into row ``r`` when that keeps the table covering and gains."""
+    row = search.rows[r]
+    if any((r, a) in search.locked and row[a] != v for a, v in cells):
+        return False
+    done: list[tuple[int, int]] = []  # (axis, old value)
+    total = zero
+    for a, v in cells:
+        if row[a] == v:
             continue
-        deltas = []
-        for level in search.levels:
-            won, lost = level.move(row, a, value)
-            deltas.append(won - lost)
-        if tuple(deltas) < (0,) * len(deltas):
-            continue
-        old = row[a]
-        row[a] = value
-        if feas.constrained and feas.violates(row) is not None:
-            row[a] = old
-            continue
-        row[a] = old
-        for level in (search.hard, *search.levels):
-            level.apply(row, a, value)
-        row[a] = value
+        got = search.try_cell(r, a, v)
+        if got is None:
+            break
+        done.append((a, row[a]))
+        search.set_cell(r, a, v)
+        total = tuple(x + y for x, y in zip(total, got))
+    else:
+        if total > zero:
+            return True
+    for a, old in reversed(done):
+        search.set_cell(r, a, old)
+    return False
