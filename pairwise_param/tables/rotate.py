@@ -98,6 +98,14 @@ class _Level:
             self.counts.append([0] * acc)
             self.old.append(bytearray(acc))
         self._pairs = [tuple(zip(scope, w)) for scope, w in zip(self.scopes, self.weights)]
+        #: what a new tuple of each scope is worth (1; see :meth:`scarce`)
+        self.worth = [1] * len(self.scopes)
+
+    def scarce(self, rows: int) -> None:
+        """Weigh each scope's tuples by the runs it needs at least (ceil(tuples /
+        rows)): a scope of many combinations (7 x 6 x 6 layouts) is the one that
+        holds the coverage back, so its tuples come first."""
+        self.worth = [max(1, -(-len(c) // max(1, rows))) for c in self.counts]
 
     def codes(self, row: Sequence[int]) -> list[int]:
         """The code of ``row``'s tuple in every scope."""
@@ -120,8 +128,9 @@ class _Level:
             self.counts[si][c] += delta
 
     def new_covered(self) -> int:
-        """Tuples the current table covers that the history did not."""
-        return sum(1 for si, cs in enumerate(self.counts) for c, n in enumerate(cs) if n and not self.old[si][c])
+        """Tuples the current table covers that the history did not (weighed)."""
+        worth = self.worth
+        return sum(worth[si] for si, cs in enumerate(self.counts) for c, n in enumerate(cs) if n and not self.old[si][c])
 
     def uncovered(self) -> list[tuple[int, int]]:
         """(scope, code) of every tuple neither the history nor the table covers."""
@@ -129,22 +138,22 @@ class _Level:
 
     def gain(self, codes: Sequence[int]) -> int:
         """New tuples a row of these codes would add to the current table."""
-        counts, old = self.counts, self.old
-        return sum(1 for si, c in enumerate(codes) if not counts[si][c] and not old[si][c])
+        counts, old, worth = self.counts, self.old, self.worth
+        return sum(worth[si] for si, c in enumerate(codes) if not counts[si][c] and not old[si][c])
 
     def delta(self, codes: Sequence[int], axis: int, change: int, in_table: bool) -> int:
         """Net new tuples when the row of ``codes`` (in the table or not) moves its
         cell ``axis`` by ``change``."""
-        counts, old = self.counts, self.old
+        counts, old, worth = self.counts, self.old, self.worth
         net = 0
         lone = 1 if in_table else 0
         for si, w in self.terms[axis]:
             before = codes[si]
             after = before + change * w
             if counts[si][before] == lone and not old[si][before]:
-                net -= 1
+                net -= worth[si]
             if counts[si][after] == 0 and not old[si][after]:
-                net += 1
+                net += worth[si]
         return net
 
     def keeps_covered(self, codes: Sequence[int], axis: int, needed: list[bytearray]) -> bool:
@@ -255,6 +264,7 @@ class _Search:
             if scopes and size <= LEVEL_LIMIT:
                 level = _Level(sizes, scopes)
                 level.mark_old(cycle_rows(model, runs, strength))
+                level.scarce(len(fixed.rows))
                 self.levels.append(level)
         self.all = (self.hard, *self.levels)
         self.locked: set[tuple[int, int]] = {
