@@ -354,7 +354,7 @@ def rotate(
     strength only the runs of the current cycle weigh: :func:`cycle_rows`).  The
     result is verified (:func:`~pairwise_param.tables.build.verified`) and lists the
     fixed table's infeasible tuples.  ``work`` bounds the permuted copies tried (in
-    work units: one per scope and row scored; default 100000), ``swaps`` the value
+    work units: one per scope and row scored; default 20000), ``swaps`` the value
     swaps tried (default: 10 per row, at most 200), ``moves`` the local search
     (default: 300 per row, at most 20000)."""
     if not isinstance(slack, (int, float)) or isinstance(slack, bool) or not 1.0 <= slack <= 2.0:
@@ -374,7 +374,7 @@ def rotate(
     # (1) the fixed table and value-permuted copies of it, while the work lasts
     search.load(base)
     best_rows, best = base, search.score()
-    budget = work if work is not None else 100_000
+    budget = work if work is not None else 20_000
     while search.work < budget:
         rows = _permuted(model, base, rng)
         search.work += len(base)
