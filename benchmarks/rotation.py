@@ -238,6 +238,10 @@ def markdown(p1: list[dict[str, Any]], faults: list[dict[str, Any]], added: list
     met = sum(1 for r in measured if r["met"])
     lines += ["", (f"Target (runs <= bound + 2, every rotated table <= {SLACK}x): {met} of {len(measured)} tables met; "
               f"largest rotated table {max((r['worst_ratio'] for r in measured), default=1):.2f}x its fixed table."), ""]
+    unmet = [r for r in measured if not r["met"]]
+    if unmet:
+        lines += ["Not met: " + "; ".join(
+            f"`{r['table']}` ({_runs(r['runs'])} runs, bound {r['bound']} + 2 = {r['bound'] + 2})" for r in unmet) + ".", ""]
     lines += [
         "## The fault catalogue, simulated at the option-model level",
         "",
