@@ -443,7 +443,8 @@ def search(
         return Improved(best, work, work)
     rng = random.Random(seed)
     fixed = [[x is not None for x in inc] for inc in include]
-    ctx = _Context(req, feas, state.deg, state.eval_cost or 0, locked, fixed, sample, tenure, pairs)
+    linked = _linked(feas, len(req.sizes)) if req.constrained else ()
+    ctx = _Context(req, feas, state.deg, state.eval_cost or 0, locked, fixed, sample, tenure, pairs, linked)
     # Dropping a row updates its counters; the pair state also recounts its bitsets.
     drop_cost = 2 * len(req.scopes) + (2 * sum(req.totals) if pairs else 0)
     attempt = 0
@@ -497,6 +498,63 @@ class _Context:
     sample: int
     tenure: int
     pairs: bool
+    #: linked[a]: the other axes of a's constraint component (() when unconstrained)
+    linked: tuple[tuple[int, ...], ...] = ()
+
+
+def _linked(feas: Feasibility, n: int) -> tuple[tuple[int, ...], ...]:
+    out: list[tuple[int, ...]] = [()] * n
+    for comp in feas.components:
+        for a in comp:
+            out[a] = tuple(b for b in comp if b != a)
+    return tuple(out)
+
+
+#: Work units of one repair: per exclusion looked at, per freed cell.
+REPAIR_UNIT = 4
+
+
+def _repaired(ctx: _Context, r: int, row: list[int], writes: dict[int, int]) -> tuple[list[tuple[int, int]] | None, int]:
+    """The cell changes that write ``writes`` into ``row`` (row ``r``) and keep it
+    valid: the other cells of the axes linked to the written ones by constraints
+    are re-chosen, each keeping its current value when it can
+    (:meth:`Feasibility.complete` with the row as preference), so a tuple that
+    breaks an exclusion in this row can still be placed by changing the cells
+    that forbid it (the repair moves of constrained local search, as CASA and
+    TCA / FastCA do over the feasible space).  Cells of an include row's given
+    values never change.  Returns (changes or None when impossible, work units)."""
+    partial: list[int | None] = list(row)
+    for a, v in writes.items():
+        partial[a] = v
+    free = []
+    for a in writes:
+        for b in ctx.linked[a]:
+            if b not in writes and partial[b] is not None and not (r < ctx.locked and ctx.fixed[r][b]):
+                partial[b] = None
+                free.append(b)
+    cost = REPAIR_UNIT * len(ctx.feas.exclusions) * (1 + len(free))
+    if not free or not ctx.feas.completable(partial):
+        return None, cost
+    full = ctx.feas.complete(partial, prefer=row)
+    if full is None:
+        return None, cost
+    return [(a, full[a]) for a in range(len(row)) if full[a] != row[a]], cost
+
+
+def _trial(ctx: _Context, state: _State, r: int, changes: list[tuple[int, int]]) -> tuple[int, int]:
+    """(change of the missing count, work units) of writing ``changes`` into row
+    ``r``, measured by applying and undoing them."""
+    row = state.rows[r]
+    before = len(state.missing)
+    old = [(a, row[a]) for a, _ in changes]
+    work = 0
+    for a, v in changes:
+        work += 2 * ctx.deg[a]
+        state.set_cell(r, a, v)
+    d = len(state.missing) - before
+    for a, v in old:
+        state.set_cell(r, a, v)
+    return d, 2 * work
 
 
 def _repair(
@@ -561,8 +619,10 @@ def _pair_move(
     feas = ctx.feas
     best_d = None
     best_r = best_c = -1
+    best_fix: list[tuple[int, int]] | None = None
     ties = 0
     cnt = 0
+    extra = 0
     while m:
         low = m & -m
         m ^= low
@@ -577,24 +637,37 @@ def _pair_move(
             continue
         if tenure and step - changed.get(r * n_axes + c, -tenure) < tenure:
             continue
-        R = rmask[r]
-        dd = (one[c][row[c]] & R).bit_count() - (zero[c][v] & R).bit_count()
+        fix = None
         if constrained:
             x = row[c]
             row[c] = v
             bad = feas.violates(row) is not None
             row[c] = x
             if bad:
-                continue
+                fix, spent = _repaired(ctx, r, row, {c: v})
+                extra += spent
+                if fix is None:
+                    continue
+                dd, spent = _trial(ctx, state, r, fix)
+                extra += spent
+        if fix is None:
+            R = rmask[r]
+            dd = (one[c][row[c]] & R).bit_count() - (zero[c][v] & R).bit_count()
         if best_d is None or dd < best_d:
-            best_d, best_r, best_c, ties = dd, r, c, 1
+            best_d, best_r, best_c, best_fix, ties = dd, r, c, fix, 1
         elif dd == best_d:
             ties += 1
             if rng.randrange(ties) == 0:
-                best_r, best_c = r, c
-    work = MOVE_OVERHEAD + cnt * (1 + ctx.eval_cost)
+                best_r, best_c, best_fix = r, c, fix
+    work = MOVE_OVERHEAD + cnt * (1 + ctx.eval_cost) + extra
     if best_d is None:
         return work, False
+    if best_fix is not None:
+        for a, v in best_fix:
+            work += ctx.deg[a]
+            state.set_cell(best_r, a, v)
+        changed[best_r * n_axes + best_c] = step
+        return work, True
     work += ctx.deg[best_c]
     state.set_cell(best_r, best_c, x0 if best_c == a0 else y0)
     changed[best_r * n_axes + best_c] = step
@@ -624,6 +697,7 @@ def _generic_move(
     pool: list[int] | range = near if near else range(len(rows_))
     best_d = None
     best_r = -1
+    best_fix: list[tuple[int, int]] | None = None
     ties = 0
     picks = pool if len(pool) <= sample else [pool[rng.randrange(len(pool))] for _ in range(sample)]
     for r in picks:
@@ -633,6 +707,7 @@ def _generic_move(
             continue
         if tenure and any(step - changed.get(r * n_axes + a, -tenure) < tenure for a, _ in diffs):
             continue
+        bad = False
         if len(diffs) == 1:
             a, v = diffs[0]
             work += ctx.eval_cost if ctx.pairs else deg[a] * len(scope)
@@ -640,8 +715,7 @@ def _generic_move(
             if constrained:
                 x = row[a]
                 row[a] = v
-                if feas.violates(row) is not None:
-                    d = None
+                bad = feas.violates(row) is not None
                 row[a] = x
         else:
             before = len(state.missing)
@@ -650,21 +724,35 @@ def _generic_move(
                 work += 2 * deg[a] * len(scope)
                 state.set_cell(r, a, v)
             d = len(state.missing) - before
-            if constrained and feas.violates(row) is not None:
-                d = None
+            bad = constrained and feas.violates(row) is not None
             for a, v in old:
                 state.set_cell(r, a, v)
+        fix = None
+        if bad:
+            fix, spent = _repaired(ctx, r, row, dict(diffs))
+            work += spent
+            if fix is None:
+                continue
+            d, spent = _trial(ctx, state, r, fix)
+            work += spent * len(scope)
         if d is None:
             continue
         if best_d is None or d < best_d:
-            best_d, best_r, ties = d, r, 1
+            best_d, best_r, best_fix, ties = d, r, fix, 1
         elif d == best_d:
             ties += 1
             if rng.randrange(ties) == 0:
-                best_r = r
+                best_r, best_fix = r, fix
     if best_d is None:
         return work, False
     row = rows_[best_r]
+    if best_fix is not None:
+        for a, v in best_fix:
+            work += deg[a]
+            state.set_cell(best_r, a, v)
+        for a, v in zip(scope, vals):
+            changed[best_r * n_axes + a] = step
+        return work, True
     for a, v in zip(scope, vals):
         if row[a] != v:
             work += deg[a]
