@@ -146,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     ratios: dict[str, list[float]] = {}
     cpus: dict[str, list[float]] = {}
     le_tca = n_tca = over = 0
+    smaller = n_effort = 0
     worst = 0.0
     for m in CONSTRAINED:
         if keys and not any(k in m.label for k in keys):
@@ -186,6 +187,9 @@ def main(argv: list[str] | None = None) -> int:
             le_tca += q <= f
             worst = max(worst, q / f)
             over += q > 1.03 * f
+        if "effort" in got and verdicts["effort"].ok and verdicts["quick"].ok:
+            n_effort += 1
+            smaller += len(got["effort"][0]) < len(got["quick"][0])
         print("| " + " | ".join(line) + " |", flush=True)
     print()
     for key, xs in ratios.items():
@@ -194,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     if n_tca:
         print(f"ours quick <= TCA rows on {le_tca} of {n_tca} models; worst quick / TCA {worst:.3f}; "
               f"over 1.03x on {over}")
+    if n_effort:
+        print(f"ours effort {args.effort} strictly smaller than quick on {smaller} of {n_effort} models")
     return 0
 
 

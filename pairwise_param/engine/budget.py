@@ -17,7 +17,9 @@ the same rows on every machine.  On this project's reference machine (CPython
   ``QUICK_SMALL_MIN`` units, and stops after ``QUICK_STALL`` units without a
   smaller array: such models settle within a few thousand units (3^5: 2,603,
   kernel-b: 1,248, 3^6 t=3: 38,543), and the floor alone made them pay
-  0.1-0.15 s for nothing (engine version 5).
+  0.1-0.15 s for nothing (engine version 5).  Constrained models above the
+  floor get ``QUICK_PER_TUPLE_CONSTRAINED`` units per tuple, at most
+  ``QUICK_MAX_CONSTRAINED``.
 * Effort ``e`` >= 1 grants ``e * EFFORT_UNIT`` units, at most
   ``UNITS_PER_TUPLE`` per tuple per level (an unreachable row count must not
   cost a small model the full budget), and stops once ``e * STALL_UNITS``
@@ -43,6 +45,13 @@ LEVELS: dict[str, int] = {"quick": 0, "standard": 1, "thorough": 2, "exhaustive"
 QUICK_PER_TUPLE = 1_000
 QUICK_MIN = 1_200_000
 QUICK_MAX = 3_000_000
+#: Quick mode on constrained models: units per tuple and ceiling.  Their moves
+#: cost more (repairs) and their arrays are small, so they get a larger share
+#: (the constrained t=3 set of benchmarks/constrained_models.py: 424 rows in
+#: all at the plain budget, 416 at this one, 0.4-0.65 s CPU on a loaded 2-core
+#: machine).
+QUICK_PER_TUPLE_CONSTRAINED = 3_000
+QUICK_MAX_CONSTRAINED = 6_000_000
 #: Quick mode on models below the floor: at least this many units, and a stall window.
 QUICK_SMALL_MIN = 20_000
 QUICK_STALL = 150_000
@@ -83,6 +92,8 @@ def budget_for(req: Requirements, effort: int, work: int | None = None) -> Budge
         share = QUICK_PER_TUPLE * tuples
         if share < QUICK_MIN:
             units, stall = max(QUICK_SMALL_MIN, share), QUICK_STALL
+        elif req.constrained:
+            units, stall = min(QUICK_MAX_CONSTRAINED, QUICK_PER_TUPLE_CONSTRAINED * tuples), 0
         else:
             units, stall = min(QUICK_MAX, share), 0
     else:
