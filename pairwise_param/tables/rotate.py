@@ -20,7 +20,11 @@ next table starts a new one at that strength (only the runs after the last compl
 cycle weigh: :func:`cycle_rows`; each strength has its own cycles), so rotation keeps
 cycling through the (t+1)-tuples while the (t+2)-tuples keep filling up.
 
-How: (1) the fixed table and copies of it with the values of each axis
+How: (0) where the (t+1)-scope of the most tuples needs :data:`PLAN_LAYERS` runs or
+more, a planned run (:func:`_plan`: the Latin layer of that scope the cycle covers least,
+the other axes filled until the run covers every t-tuple; its scope cells then stay put)
+replaces step (1); it is dropped for today's steps when it cannot be made or covers
+fewer new (t+1)-tuples than the fixed table; (1) the fixed table and copies of it with the values of each axis
 permuted (a covering array stays one under a value permutation; a copy that breaks a
 constraint or an include row, or leaves a t-tuple uncovered, is dropped) are scored and
 the best is kept; (2) the spare rows the slack allows are added greedily; (3) a local
