@@ -20,7 +20,11 @@ next table starts a new one at that strength (only the runs after the last compl
 cycle weigh: :func:`cycle_rows`; each strength has its own cycles), so rotation keeps
 cycling through the (t+1)-tuples while the (t+2)-tuples keep filling up.
 
-How: (1) the fixed table and copies of it with the values of each axis
+How: (0) where the (t+1)-scope of the most tuples needs :data:`PLAN_LAYERS` runs or
+more, a planned run (:func:`_plan`: the Latin layer of that scope the cycle covers least,
+the other axes filled until the run covers every t-tuple; its scope cells then stay put)
+replaces step (1); it is dropped for today's steps when it cannot be made or covers
+fewer new (t+1)-tuples than the fixed table; (1) the fixed table and copies of it with the values of each axis
 permuted (a covering array stays one under a value permutation; a copy that breaks a
 constraint or an include row, or leaves a t-tuple uncovered, is dropped) are scored and
 the best is kept; (2) the spare rows the slack allows are added greedily; (3) a local
@@ -131,6 +135,10 @@ class _Level:
         """Tuples the current table covers that the history did not (weighed)."""
         worth = self.worth
         return sum(worth[si] for si, cs in enumerate(self.counts) for c, n in enumerate(cs) if n and not self.old[si][c])
+
+    def new_count(self) -> int:
+        """Tuples the current table covers that the history did not (not weighed)."""
+        return sum(1 for si, cs in enumerate(self.counts) for c, n in enumerate(cs) if n and not self.old[si][c])
 
     def uncovered(self) -> list[tuple[int, int]]:
         """(scope, code) of every tuple neither the history nor the table covers."""
@@ -367,29 +375,56 @@ def rotate(
     for r in itertools.chain.from_iterable(past):
         if len(r) != len(sizes) or any(not 0 <= x < s for x, s in zip(r, sizes)):
             raise InvalidArgument(f"history row {list(r)} is not a row of the model {list(sizes)}", where=model.where)
-    rng = random.Random(_seed(model, past))
+    seed = _seed(model, past)
     search = _Search(model, fixed, past)
     if not search.levels:
         return Rotated(fixed, (), 0)
-    # (1) the fixed table and value-permuted copies of it, while the work lasts
+    limit = max_rows(len(base), slack)
     search.load(base)
-    best_rows, best = base, search.score()
-    budget = work if work is not None else 20_000
-    while search.work < budget:
-        rows = _permuted(model, base, rng)
-        search.work += len(base)
-        if rows is None:
-            continue
-        search.load(rows)
-        got = search.score()
-        if got > best and search.complete():
-            best_rows, best = rows, got
-    search.load(best_rows)
+    fixed_new = search.levels[0].new_count()
+    got = _rotation(search, base, random.Random(seed), limit, True, work, moves, swaps)
+    if got is None or search.levels[0].new_count() < fixed_new:
+        # no plan, or a planned run that covers fewer new (t+1)-tuples than the fixed table
+        spent = search.work
+        search = _Search(model, fixed, past)
+        got = _rotation(search, base, random.Random(seed), limit, False, work, moves, swaps)
+        search.work += spent
+    assert got is not None
+    rows_out = tuple(tuple(r) for r in search.rows)
+    table = dataclasses.replace(fixed, rows=rows_out)
+    if not verified(model, table) or len(rows_out) > limit:
+        return Rotated(fixed, (), search.work)  # never happens: every step keeps the table covering
+    return Rotated(table, search.score(), search.work)
+
+
+def _rotation(search: _Search, base: list[Row], rng: random.Random, limit: int, plan: bool,
+              work: int | None, moves: int | None, swaps: int | None) -> bool | None:
+    """The steps of :func:`rotate` on ``search`` (its rows are the result); None when
+    ``plan`` asks for a planned run and none can be made."""
+    model = search.model
+    if plan:
+        if _plan(search, rng, limit) is None:
+            return None
+    else:
+        # (1) the fixed table and value-permuted copies of it, while the work lasts
+        search.load(base)
+        best_rows, best = base, search.score()
+        budget = work if work is not None else 20_000
+        while search.work < budget:
+            rows = _permuted(model, base, rng)
+            search.work += len(base)
+            if rows is None:
+                continue
+            search.load(rows)
+            got = search.score()
+            if got > best and search.complete():
+                best_rows, best = rows, got
+        search.load(best_rows)
     # (1b) value swaps on the free axes (no constraint, no include cell): a swap keeps
     # every t-tuple covered, so only the objective decides
     _swaps(search, rng, swaps if swaps is not None else min(200, 10 * len(base)))
     # (2) the spare rows the slack allows, greedily
-    for _ in range(max_rows(len(base), slack) - len(base)):
+    for _ in range(limit - len(search.rows)):
         row = _greedy_row(search, rng)
         if row is None:
             break
@@ -397,11 +432,7 @@ def rotate(
     # (3) cell by cell
     steps = moves if moves is not None else min(20_000, 300 * len(search.rows))
     _local_search(search, rng, steps)
-    rows_out = tuple(tuple(r) for r in search.rows)
-    table = dataclasses.replace(fixed, rows=rows_out)
-    if not verified(model, table) or len(rows_out) > max_rows(len(base), slack):
-        return Rotated(fixed, (), search.work)  # never happens: every step keeps the table covering
-    return Rotated(table, search.score(), search.work)
+    return True
 
 
 def _swaps(search: _Search, rng: random.Random, trials: int) -> None:
@@ -544,3 +575,197 @@ def _targeted(search: _Search, r: int, cells: list[tuple[int, int]], zero: tuple
     for a, old in reversed(done):
         search.set_cell(r, a, old)
     return False
+
+
+#: a planned cycle is made only for a scope that needs at least this many runs
+PLAN_LAYERS = 4
+
+
+def _plan(search: _Search, rng: random.Random, limit: int) -> list[list[int]] | None:
+    """A planned run of a cycle: the (t+1)-scope of the most tuples is split into
+    Latin layers, and this run takes the layer the cycle covers least.
+
+    With the scope's axes sorted by size, ``a_1 .. a_t`` the largest and ``c`` the
+    smallest, layer ``k`` holds one row per value tuple of ``a_1 .. a_t`` with
+    ``c = (k + a_1 + .. + a_t) mod |c|``: each t-tuple of the scope occurs in it
+    (``a_i mod |c|`` is onto), and the ``|c|`` layers partition the scope's tuples,
+    so ``|c|`` runs cover them all.  The other axes are filled by a local search
+    until the run covers every t-tuple (include rows' cells kept, constraints
+    respected, spare rows up to ``limit``); the scope's cells are then locked for the
+    rest of the rotation.  None (today's rotation) when the scope needs fewer than
+    :data:`PLAN_LAYERS` runs, touches a constraint or an include cell, the layer
+    would not fit in ``limit`` rows, or the fill does not cover every t-tuple."""
+    model, feas = search.model, search.feas
+    if not search.levels or len(search.levels[0].scopes[0]) != model.strength + 1:
+        return None
+    level = search.levels[0]
+    sizes = model.sizes
+    si = max(range(len(level.scopes)), key=lambda i: (len(level.counts[i]), -i))
+    scope = sorted(level.scopes[si], key=lambda a: (-sizes[a], a))
+    lead, c = scope[:-1], scope[-1]
+    layers = sizes[c]
+    n_rows = math.prod(sizes[a] for a in lead)
+    includes = model.include
+    if (layers < PLAN_LAYERS or n_rows > limit or len(includes) > n_rows
+            or any(inc[a] is not None for inc in includes for a in scope)):
+        return None
+    # the layer the cycle covers least (ties: the lowest k)
+    old, weights = level.old[si], dict(zip(level.scopes[si], level.weights[si]))
+    lead_values = list(itertools.product(*(range(sizes[a]) for a in lead)))
+    seen = []
+    for k in range(layers):
+        codes = (sum(v * weights[a] for a, v in zip(lead, vs)) + ((k + sum(vs)) % layers) * weights[c] for vs in lead_values)
+        seen.append(sum(old[x] for x in codes))
+    search.work += layers * n_rows
+    k = min(range(layers), key=lambda i: (seen[i], i))
+    if seen[k] == n_rows:
+        return None
+    locked: set[tuple[int, int]] = set()
+    rows: list[list[int]] = []
+    for r, vs in enumerate(lead_values):
+        cells: list[int | None] = [None] * len(sizes)
+        for a, v in zip(lead, vs):
+            cells[a] = v
+        cells[c] = (k + sum(vs)) % layers
+        locked.update((r, a) for a in scope)
+        if r < len(includes):
+            for a, x in enumerate(includes[r]):
+                if x is not None:
+                    cells[a] = x
+                    locked.add((r, a))
+        if feas.constrained and (feas.violates(cells) is not None or not feas.completable(cells)):
+            return None
+        row = _complete(search, rng, cells)
+        if row is None:
+            return None
+        rows.append(row)
+    search.load(rows)
+    if not _fill(search, rng, locked, 300 * n_rows):
+        return None
+    while not search.complete() and len(search.rows) < limit:
+        row = _cover_row(search, rng)
+        if row is None:
+            return None
+        search.append(row)
+    if not search.complete():
+        return None
+    search.locked = search.locked | locked
+    return [list(r) for r in search.rows]
+
+
+def _complete(search: _Search, rng: random.Random, cells: list[int | None]) -> list[int] | None:
+    """``cells`` with every free cell set (at random, each value kept only while the
+    row stays completable), or None."""
+    feas, sizes = search.feas, search.model.sizes
+    row = list(cells)
+    for a in rng.sample(range(len(sizes)), len(sizes)):
+        if row[a] is not None:
+            continue
+        values = rng.sample(range(sizes[a]), sizes[a])
+        for v in values:
+            row[a] = v
+            if not feas.constrained or (feas.violates(row) is None and feas.completable(row)):
+                break
+        else:
+            return None
+        search.work += 1
+    out = [int(v) for v in row if v is not None]
+    return out if len(out) == len(sizes) and (not feas.constrained or feas.violates(out) is None) else None
+
+
+def _uncovered_hard(search: _Search) -> list[tuple[int, int]]:
+    needed = search.needed
+    return [(si, c) for si, cs in enumerate(search.hard.counts) for c, n in enumerate(cs) if not n and needed[si][c]]
+
+
+def _hard_delta(search: _Search, r: int, a: int, value: int) -> int | None:
+    """The change in covered t-tuples when cell (r, a) becomes ``value`` (None when
+    the row then breaks a constraint)."""
+    row, codes = search.rows[r], search.codes[r][0]
+    if search.feas.constrained:
+        old = row[a]
+        row[a] = value
+        bad = search.feas.violates(row) is not None
+        row[a] = old
+        if bad:
+            return None
+    hard, needed = search.hard, search.needed
+    counts, change, net = hard.counts, value - row[a], 0
+    for si, w in hard.terms[a]:
+        before = codes[si]
+        after = before + change * w
+        if counts[si][before] == 1 and needed[si][before]:
+            net -= 1
+        if counts[si][after] == 0 and needed[si][after]:
+            net += 1
+    return net
+
+
+def _fill(search: _Search, rng: random.Random, locked: set[tuple[int, int]], steps: int) -> bool:
+    """Write uncovered t-tuples into rows whose locked cells agree (kept when no
+    t-tuple is lost on balance) until every t-tuple is covered or the steps run out."""
+    n_rows = len(search.rows)
+    missing = _uncovered_hard(search)
+    for step in range(steps):
+        if step % 16 == 0 or not missing:
+            missing = _uncovered_hard(search)
+            search.work += len(missing) + 1
+            if not missing:
+                return True
+        si, code = missing[rng.randrange(len(missing))]
+        cells = search.hard.cells(si, code)
+        start = rng.randrange(n_rows)
+        for i in range(min(8, n_rows)):
+            r = (start + i) % n_rows
+            row = search.rows[r]
+            if any((r, a) in locked and row[a] != v for a, v in cells):
+                continue
+            done: list[tuple[int, int]] = []
+            net = 0
+            for a, v in cells:
+                if row[a] == v:
+                    continue
+                got = _hard_delta(search, r, a, v)
+                search.work += 1
+                if got is None:
+                    net = -1
+                    break
+                done.append((a, row[a]))
+                search.set_cell(r, a, v)
+                net += got
+            if net >= 0 and done:
+                break
+            for a, old in reversed(done):
+                search.set_cell(r, a, old)
+    return not _uncovered_hard(search)
+
+
+def _cover_row(search: _Search, rng: random.Random) -> list[int] | None:
+    """A spare row for the t-tuples a planned run still misses: one of them, the
+    other cells each set to the value that covers the most missing t-tuples."""
+    missing = _uncovered_hard(search)
+    if not missing:
+        return None
+    sizes, feas, hard, needed = search.model.sizes, search.feas, search.hard, search.needed
+    cells = hard.cells(*missing[0])
+    fixed = {a for a, _ in cells}
+    row = [rng.randrange(s) for s in sizes]
+    for a, v in cells:
+        row[a] = v
+    for a in range(len(sizes)):
+        if a in fixed:
+            continue
+        best, choice = -1, row[a]
+        for v in range(sizes[a]):
+            row[a] = v
+            if feas.constrained and feas.violates(row) is not None:
+                continue
+            got = sum(1 for si, code in zip(range(len(hard.scopes)), hard.codes(row))
+                      if not hard.counts[si][code] and needed[si][code])
+            if got > best:
+                best, choice = got, v
+        row[a] = choice
+    search.work += len(sizes)
+    if feas.constrained and feas.violates(row) is not None:
+        return None
+    return row

@@ -15,6 +15,7 @@ from sizing import examples
 
 from pairwise_param import Model, measure
 from pairwise_param.errors import InvalidArgument
+from pairwise_param.tables import rotate as rotate_module
 from pairwise_param.tables.build import build_table, verified
 from pairwise_param.tables.rotate import SLACK, cycle_rows, level_scopes, max_rows, rotate
 
@@ -94,6 +95,30 @@ def test_constraints_include_rows_and_sub_models_are_kept() -> None:
     assert covered(model, runs, 3) > covered(model, [list(fixed.rows)], 3)
 
 
+def test_a_planned_cycle_reaches_every_triple_within_the_bound_plus_two() -> None:
+    """A(7) x B(6) x C(6) is the scope of the most triples (252): one 42-row pairwise
+    table covers 42 of them, so a cycle needs 6 runs, and the planned (Latin) runs
+    take disjoint layers of it; a constraint ties A to D, as gate layout to has_gate."""
+    axes = {"a": list(range(7)), "b": list(range(6)), "c": list(range(6)), "d": [False, True], "e": [0, 1, 2],
+            "f": [0, 1]}
+    model = Model(axes, constraints=[lambda a, d: d == (a != 0)])
+    fixed = build_table(model)
+    t3 = build_table(Model(axes, strength=3, constraints=[lambda a, d: d == (a != 0)]))
+    bound = math.ceil(len(t3.rows) / len(fixed.rows))
+    runs: list[list[tuple[int, ...]]] = [list(fixed.rows)]
+    while covered(model, runs, 3) < 100.0:
+        assert len(runs) < bound + 2, f"{len(runs)} runs: {covered(model, runs, 3):.1f}% 3-way, bound {bound}"
+        table = rotate(model, fixed, runs).table
+        assert verified(model, table) and len(table.rows) <= max_rows(len(fixed.rows))
+        report = measure(model, [model.decode(r) for r in table.rows])
+        assert report.complete and not report.violations
+        runs.append(list(table.rows))
+    # the planned runs' first 42 rows are disjoint layers of the (a, b, c) triples
+    layers = [{(r[0], r[1], r[2]) for r in run[:42]} for run in runs[1:]]
+    assert all(len(x) == 42 for x in layers)
+    assert all(not (x & y) for x, y in itertools.combinations(layers, 2))
+
+
 def test_max_rows_is_the_slack_of_the_fixed_table() -> None:
     assert SLACK == 1.1 and max_rows(6) == 6 and max_rows(10) == 11 and max_rows(20) == 22 and max_rows(9, 1.5) == 13
 
@@ -163,3 +188,25 @@ def test_rotation_covers_no_fewer_new_tuples_than_the_fixed_table(
     with_fixed = covered(model, [history, list(fixed.rows)], t1)
     with_rotated = covered(model, [history, list(rotate(model, fixed, runs, moves=400).table.rows)], t1)
     assert with_rotated >= with_fixed - 1e-9 and with_rotated >= before
+
+
+@settings(max_examples=examples(40))
+@given(models())
+def test_planned_runs_cover_every_t_tuple(case: tuple[Model, list[list[tuple[int, ...]]]]) -> None:
+    """The same properties with a planned run wherever one can be made (2 layers up)."""
+    model, runs = case
+    fixed = build_table(model)
+    saved = rotate_module.PLAN_LAYERS
+    rotate_module.PLAN_LAYERS = 2
+    try:
+        table = rotate(model, fixed, runs, moves=400).table
+        again = rotate(model, fixed, runs, moves=400).table
+    finally:
+        rotate_module.PLAN_LAYERS = saved
+    assert verified(model, table)
+    report = measure(model, [model.decode(r) for r in table.rows])
+    assert report.complete and not report.violations and not report.out_of_model
+    assert len(table.rows) <= max_rows(len(fixed.rows))
+    for inc, row in zip(model.include, table.rows):
+        assert all(v is None or v == x for v, x in zip(inc, row))
+    assert again.rows == table.rows
