@@ -171,14 +171,18 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     rep.add_argument("paths", nargs="*", metavar="PATH", help="files, directories or node ids (default: pytest's own)")
-    rep.add_argument("--strength", type=_strengths, default=(2, 3), metavar="T[,T...]",
-                     help="strengths to measure (default: 2,3)")
+    rep.add_argument("--strength", type=_strengths, default=None, metavar="T[,T...]",
+                     help="strengths to measure and gate (default: measure 2,3; --fail-under gates each "
+                     "table at the strength it was built for)")
     _format_option(rep, "report")
     rep.add_argument("--show-missing", action="store_true", help="list missing and infeasible tuples")
     rep.add_argument("--max-listed", type=_nonneg, default=20, metavar="N",
                      help="list at most N tuples per table and strength (0: no limit; default 20)")
     rep.add_argument("--fail-under", type=_percent, default=None, metavar="PCT",
-                     help="exit 1 when any option table's coverage at a measured strength is below PCT")
+                     help="exit 1 when any option table's coverage is below PCT (each table at its own "
+                     "strength unless --strength picks; an empty table always fails)")
+    rep.add_argument("--strict-platform", action="store_true",
+                     help="count the tuples that cannot run here (values skipped at collection) as missing")
     rep.add_argument("--plot", metavar="FILE", help="draw cumulative coverage vs rows (.png, .svg or .pdf)")
     rep.add_argument("--plot-test", metavar="NAME",
                      help="plot this test (id, id suffix or function name) instead of the whole suite")
@@ -415,7 +419,7 @@ def _plot(args: argparse.Namespace, report: Any, err: TextIO) -> None:
         tables = [tb for t in report.tests for tb in t.tables]
         title = f"{len(report.tests)} tests: cumulative coverage (option tables in order)"
     try:
-        path = plot_coverage(tables, args.strength, args.plot, title=title)
+        path = plot_coverage(tables, args.strength or (2, 3), args.plot, title=title)
     except PairwiseError as exc:
         if not report.errors:
             raise
@@ -484,8 +488,6 @@ def _load_run(path: str) -> dict[str, Any]:
 
 def _report_run(args: argparse.Namespace, out: TextIO) -> int:
     """``report --run FILE``: a run file instead of a collection."""
-    from pairwise_param.coverage.types import fails_under
-
     if args.print_schema:
         from pairwise_param.runs.schema import RUN_SCHEMA
 
@@ -495,16 +497,14 @@ def _report_run(args: argparse.Namespace, out: TextIO) -> int:
         raise _UsageError("--run FILE reads a finished run; give no PATH (or drop --run to collect PATHs)")
     doc = _load_run(args.run)
     try:
-        below = args.fail_under is not None and any(
-            t["coverage"]["percent"] is not None and fails_under(t["coverage"]["percent"], args.fail_under)
-            for t in doc["tables"]
-        )
+        from pairwise_param.runs.text import render_run, run_below
+
+        below = args.fail_under is not None and bool(run_below(doc, args.fail_under, args.strict_platform))
         if args.format == "json":
             out.write(json.dumps(doc, indent=2) + "\n")
         else:
-            from pairwise_param.runs.text import render_run
-
-            out.write(render_run(doc, list_limit=args.max_listed or None, fail_under=args.fail_under))
+            out.write(render_run(doc, list_limit=args.max_listed or None, fail_under=args.fail_under,
+                                 strict=args.strict_platform))
     except (KeyError, TypeError, IndexError) as exc:
         raise _UsageError(f"--run {args.run!r}: malformed run file ({type(exc).__name__}: {exc})") from None
     return ExitCode.COVERAGE_BELOW if below else ExitCode.OK
@@ -548,7 +548,9 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
     settings = _report_settings(Path.cwd())
     report = analyze(
         collection,
-        strengths=args.strength,
+        strengths=args.strength or (2, 3),
+        strict_platform=args.strict_platform,
+        gate_strengths=args.strength,
         option_axes=args.option_axes,
         grouped=args.grouped,
         cases=settings.get("cases", []),

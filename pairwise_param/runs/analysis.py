@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pairwise_param.coverage.reach import Reach
 from pairwise_param.runs.locate import Verdict, suspicious
 from pairwise_param.runs.schema import OUTCOMES, SCHEMA_ID, SCHEMA_VERSION
 from pairwise_param.tables.build import exhaustive
@@ -29,6 +30,7 @@ __all__ = [
     "is_executed",
     "natural",
     "never_text",
+    "reach",
     "run_document",
     "signature",
 ]
@@ -286,6 +288,27 @@ def _suspicious(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]]) -> l
                 }
             )
     return out
+
+
+def _absent_reasons(table: Mapping[str, Any]) -> list[str]:
+    """``dtype=bf16: bf16 needs sm80+`` for each value of a table skipped at collection."""
+    axes = table["axes"]
+    return [f"{axes[a['axis']]['name']}={axes[a['axis']]['values'][a['value']]}: {a['reason']}"
+            for a in table.get("absent", [])]
+
+
+def reach(table: Mapping[str, Any]) -> Reach | None:
+    """A run file's TABLE entry in the one model of what a table covers here
+    (:class:`~pairwise_param.coverage.reach.Reach`): runnable = the tuples the collected
+    rows cover, covered = those executed rows covered, not runnable = the tuples only
+    values skipped at collection hold (once per shape that ran).  None when no shape ran."""
+    cov = table["coverage"]
+    if cov["percent"] is None:
+        return None
+    shapes = max(1, len(cov["shapes"]))
+    unrunnable = len(table.get("infeasible_absent", [])) * shapes
+    return Reach(int(table["strength"]), int(cov["collected"]), int(cov["executed"]), unrunnable,
+                 tuple(_absent_reasons(table)))
 
 
 def run_document(tables: Sequence[Mapping[str, Any]], exitstatus: int) -> dict[str, Any]:

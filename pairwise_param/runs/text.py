@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pairwise_param.coverage.types import fails_under
-from pairwise_param.runs.analysis import NOT_SELECTED, natural
+from pairwise_param.runs.analysis import NOT_SELECTED, natural, reach
 
-__all__ = ["coverage_line", "lost_at_run_time", "render_run", "suspicious_lines", "warning_text"]
+__all__ = [
+    "coverage_line", "lost_at_run_time", "render_run", "run_below", "suspicious_lines", "warning_text",
+]
 
 #: shapes named in one line, then "... N more"
 SHAPES_SHOWN = 5
@@ -139,7 +140,25 @@ def suspicious_lines(table: Mapping[str, Any], limit: int | None = 5) -> list[st
 
 
 # -- a run file (`pairwise-param report --run FILE`) ------------------------------------------
-def render_run(doc: dict[str, Any], *, list_limit: int | None = 20, fail_under: float | None = None) -> str:
+def run_below(doc: Mapping[str, Any], fail_under: float, strict: bool = False) -> list[Mapping[str, Any]]:
+    """The tables of a run the gate fails (:meth:`pairwise_param.coverage.reach.Reach.below`)."""
+    return [t for t in doc["tables"] if (r := reach(t)) is not None and r.below(fail_under, strict)]
+
+
+def _unrunnable_lines(doc: Mapping[str, Any], strict: bool = False) -> list[str]:
+    """What could not run here: per table, the tuples only values skipped at collection hold."""
+    out = []
+    for t in doc["tables"]:
+        r = reach(t)
+        if r is not None and r.unrunnable:
+            tail = "counted missing (--strict-platform)" if strict else "--strict-platform counts them missing"
+            out.append(f"{_name(t)}: {r.unrunnable} {r.strength}-tuples, skipped at collection "
+                       f"({'; '.join(r.reasons)}); {tail}")
+    return out
+
+
+def render_run(doc: dict[str, Any], *, list_limit: int | None = 20, fail_under: float | None = None,
+               strict: bool = False) -> str:
     """What a pytest run's ``@pairwise`` rows did (a run file, see :mod:`pairwise_param.runs.schema`):
     per table rows, items, outcomes and executed coverage, then the lost tuples and the
     suspicious combinations, in the same words as the plugin's terminal summary."""
@@ -147,9 +166,10 @@ def render_run(doc: dict[str, Any], *, list_limit: int | None = 20, fail_under: 
     head = ["TEST", "ROWS", "ITEMS", "RAN", "PASSED", "FAILED", "SKIPPED", "EXECUTED COVERAGE"]
     body = []
     for t in tables:
-        c, cov = t["counts"], t["coverage"]
-        pct = "-" if cov["percent"] is None else f"{cov['percent']:.1f}% ({cov['executed']}/{cov['collected']})"
-        if fail_under is not None and cov["percent"] is not None and fails_under(cov["percent"], fail_under):
+        c = t["counts"]
+        r = reach(t)
+        pct = "-" if r is None else f"{r.percent(strict):.1f}% ({r.covered}/{r.total(strict)})"
+        if fail_under is not None and r is not None and r.below(fail_under, strict):
             pct += " < --fail-under"
         name = _name(t)
         failed = c["failed"] + c["error"]
@@ -161,6 +181,9 @@ def render_run(doc: dict[str, Any], *, list_limit: int | None = 20, fail_under: 
     lost = [line for t in tables if (line := coverage_line(t, list_limit)) is not None]
     if lost:
         lines += ["", "executed coverage below the collected table:", *lost]
+    gone = _unrunnable_lines(doc, strict)
+    if gone:
+        lines += ["", "not runnable here:", *gone]
     found = [line for t in tables for line in suspicious_lines(t, list_limit)]
     if found:
         lines += ["", "suspicious combinations (held by failing items, by no passing item):", *found]

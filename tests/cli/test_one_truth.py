@@ -1,0 +1,141 @@
+"""One truth about coverage (issue 24): the static report, the plugin's summary, the run
+file and the gate state one model (pairwise_param/coverage/reach.py) and agree."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from schema_check import validate
+
+from pairwise_param.cli import main
+from pairwise_param.cli.main import ExitCode
+from pairwise_param.report.schema import REPORT_SCHEMA
+
+SKIPS = """
+import pytest
+from pairwise_param import pairwise
+
+BF16 = pytest.param("bf16", marks=pytest.mark.skipif(True, reason="bf16 needs sm80+"))
+
+@pairwise(dtype=["fp16", BF16, "fp32"], bias_mode=[0, 1, 2], xnorm=[False, True], padded_a=[False, True])
+def test_gemm(dtype, bias_mode, xnorm, padded_a):
+    pass
+"""
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    code = int(main(list(args)))
+    return code, capsys.readouterr().out
+
+
+# -- item 1: values skipped at collection ---------------------------------------------------------
+def test_values_skipped_at_collection_are_named_and_the_gate_passes_what_can_run(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytester.makepyfile(test_skips=SKIPS)
+    # bf16 pairs with 3 + 2 + 2 values: 7 two-way tuples cannot run here
+    code, out = _run(capsys, "report", "--strength", "2", "--fail-under", "100")
+    assert code == ExitCode.OK, out
+    assert "test_gemm" in out and "100%" in out
+    assert ("not runnable here: test_skips.py::test_gemm: 7 2-way tuples, skipped at collection "
+            "(dtype=bf16: bf16 needs sm80+); --strict-platform counts them missing") in out
+    code, out = _run(capsys, "report", "--strength", "2", "--fail-under", "100", "--strict-platform")
+    assert code == ExitCode.COVERAGE_BELOW, out
+    assert ("FAIL test_skips.py::test_gemm: 2-way coverage 81.0% < 100% (7 tuples not runnable here "
+            "(counted missing: --strict-platform): skipped at collection (dtype=bf16: bf16 needs sm80+))") in out
+    code, out = _run(capsys, "report", "--format", "json", "--strength", "2", "--show-missing")
+    doc = json.loads(out)
+    validate(doc, REPORT_SCHEMA)
+    c = doc["tests"][0]["tables"][0]["coverage"][0]
+    assert (c["coverable"], c["covered"], c["unrunnable"]) == (30, 30, 7)
+    assert c["reasons"] == ["dtype=bf16: bf16 needs sm80+"]
+    assert {"dtype": "bf16", "xnorm": "True"} in c["unrunnable_tuples"]
+
+    # the plugin's summary and the run file say the same
+    res = pytester.runpytest("-p", "no:randomly", "--pairwise-report=run.json")
+    res.assert_outcomes(passed=6)
+    res.stdout.fnmatch_lines(["*test_gemm: 7 tuples: skipped at collection (dtype=bf16: bf16 needs sm80+)*"])
+    code, out = _run(capsys, "report", "--run", str(pytester.path / "run.json"), "--fail-under", "100")
+    assert code == ExitCode.OK, out
+    assert "100.0% (30/30)" in out
+    assert "test_skips.py::test_gemm: 7 2-tuples, skipped at collection (dtype=bf16: bf16 needs sm80+)" in out
+    code, out = _run(capsys, "report", "--run", str(pytester.path / "run.json"), "--fail-under", "100",
+                     "--strict-platform")
+    assert code == ExitCode.COVERAGE_BELOW, out
+    assert "81.1% (30/37) < --fail-under" in out
+
+
+# -- item 2: an empty axis is a hole --------------------------------------------------------------
+def test_an_empty_axis_is_a_hole_the_gate_fails_naming_it(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytester.makepyfile(
+        test_empty="""
+        from pairwise_param import pairwise
+
+        @pairwise(dtype=[], bias_mode=[0, 1, 2], xnorm=[False, True])
+        def test_k(dtype, bias_mode, xnorm):
+            pass
+
+        @pairwise(a=[1, 2], b=[3, 4])
+        def test_ok(a, b):
+            pass
+        """
+    )
+    code, out = _run(capsys, "report")
+    assert code == ExitCode.OK, out  # no gate asked for
+    assert "empty" in out.split("test_k", 1)[1].splitlines()[0]
+    code, out = _run(capsys, "report", "--fail-under", "100")
+    assert code == ExitCode.COVERAGE_BELOW, out
+    assert ("FAIL test_empty.py::test_k: axis 'dtype' has no values: the table is empty "
+            "(pytest runs none of it)") in out
+    assert "test_ok:" not in out
+    code, out = _run(capsys, "report", "--fail-under", "0", "--format", "markdown")
+    assert code == ExitCode.COVERAGE_BELOW, out
+    assert "axis 'dtype' has no values" in out
+    code, out = _run(capsys, "report", "--format", "json")
+    doc = json.loads(out)
+    validate(doc, REPORT_SCHEMA)
+    k = next(t for t in doc["tests"] if t["function"] == "test_k")
+    assert k["tables"][0]["empty_axes"] == ["dtype"]
+    # the run itself still follows pytest's empty_parameter_set_mark
+    pytester.runpytest("-p", "no:randomly").assert_outcomes(passed=4, skipped=1)
+    pytester.makeini("[pytest]\nempty_parameter_set_mark = xfail\n")
+    pytester.runpytest("-p", "no:randomly").assert_outcomes(passed=4, xfailed=1)
+
+
+# -- item 7: the gate holds a table to its own strength -------------------------------------------
+def test_fail_under_gates_each_table_at_its_own_strength(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytester.makepyfile(
+        test_t="""
+        from pairwise_param import pairwise
+
+        @pairwise(a=[1, 2, 3], b=[1, 2, 3], c=[1, 2, 3], d=[1, 2, 3])
+        def test_pairs(a, b, c, d):
+            pass
+
+        @pairwise(a=[1, 2], b=[1, 2], c=[1, 2], d=[1, 2], strength=3)
+        def test_triples(a, b, c, d):
+            pass
+        """
+    )
+    code, out = _run(capsys, "report", "--fail-under", "100")
+    assert code == ExitCode.OK, out  # 3-way of the pairwise table is measured, not gated
+    assert "!" not in out.split("TOTAL")[0]
+    code, out = _run(capsys, "report", "--fail-under", "100", "--strength", "2,3")
+    assert code == ExitCode.COVERAGE_BELOW, out
+    assert "FAIL test_t.py::test_pairs: 3-way coverage" in out
+    assert "test_triples: 3-way" not in out
+    code, out = _run(capsys, "report", "--fail-under", "100", "--strength", "2,3,4")
+    assert "FAIL test_t.py::test_triples: 4-way coverage" in out
+
+
+def test_the_checked_in_report_schema_is_the_schema() -> None:
+    import pairwise_param.report
+
+    path = Path(pairwise_param.report.__file__).parent / "report.schema.json"
+    assert json.loads(path.read_text()) == REPORT_SCHEMA
