@@ -486,7 +486,7 @@ def _load_run(path: str) -> dict[str, Any]:
     return doc
 
 
-def _report_run(args: argparse.Namespace, out: TextIO) -> int:
+def _report_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``report --run FILE``: a run file instead of a collection."""
     if args.print_schema:
         from pairwise_param.runs.schema import RUN_SCHEMA
@@ -495,26 +495,71 @@ def _report_run(args: argparse.Namespace, out: TextIO) -> int:
         return ExitCode.OK
     if args.paths:
         raise _UsageError("--run FILE reads a finished run; give no PATH (or drop --run to collect PATHs)")
+    # options of a collection that a finished run has no use for: refused, never ignored
+    unused = [flag for flag, given in (
+        ("--option-axes", args.option_axes is not None), ("--grouped", bool(args.grouped)),
+        ("--include-unparametrized", args.include_unparametrized),
+        ("--progress / --no-progress", args.progress is not None),
+    ) if given]
+    if unused:
+        raise _UsageError(f"--run FILE reads a finished run of @pairwise tables; {', '.join(unused)} "
+                          "applies to collecting a suite (drop --run, or drop the option)")
+    _check_report_args(args)
     doc = _load_run(args.run)
     try:
         from pairwise_param.runs.text import render_run, run_below
 
-        below = args.fail_under is not None and bool(run_below(doc, args.fail_under, args.strict_platform))
+        below = args.fail_under is not None and bool(
+            run_below(doc, args.fail_under, args.strict_platform, args.strength)
+        )
         if args.format == "json":
             out.write(json.dumps(doc, indent=2) + "\n")
         else:
             out.write(render_run(doc, list_limit=args.max_listed or None, fail_under=args.fail_under,
-                                 strict=args.strict_platform))
-    except (KeyError, TypeError, IndexError) as exc:
+                                 strict=args.strict_platform, strengths=args.strength,
+                                 show_missing=args.show_missing, markdown=args.format == "markdown"))
+        if args.plot:
+            _plot_run(args, doc, err)
+    except (KeyError, TypeError, IndexError, ValueError) as exc:
         raise _UsageError(f"--run {args.run!r}: malformed run file ({type(exc).__name__}: {exc})") from None
     return ExitCode.COVERAGE_BELOW if below else ExitCode.OK
+
+
+def _plot_run(args: argparse.Namespace, doc: dict[str, Any], err: TextIO) -> None:
+    """``report --run FILE --plot OUT``: cumulative EXECUTED coverage after each executed item."""
+    from pairwise_param.report.plot import plot_coverage
+    from pairwise_param.report.types import StrengthCoverage, TableReport
+    from pairwise_param.runs.analysis import executed_at
+
+    tables = doc["tables"]
+    if args.plot_test:
+        tables = [t for t in tables if t["test"] == args.plot_test or t["test"].endswith("::" + args.plot_test)]
+        if not tables:
+            names = _listing([t["test"] for t in doc["tables"]])
+            raise _UsageError(f"--plot-test {args.plot_test!r} matches no table of the run (tables: {names})")
+    strengths = args.strength or tuple(sorted({int(t["strength"]) for t in tables}))
+    reports = []
+    for t in tables:
+        levels = []
+        for k in strengths:
+            got = executed_at(t, k)
+            if got is not None:
+                r, cumulative = got
+                levels.append(StrengthCoverage(k, r.runnable, r.covered, 0, cumulative=cumulative))
+        axis_names = tuple(str(a["name"]) for a in t["axes"])
+        reports.append(TableReport("pairwise", axis_names, tuple(len(a["values"]) for a in t["axes"]), 0,
+                                   len(t["rows"]), 0, levels))
+    title = (f"{args.plot_test}: executed coverage" if args.plot_test
+             else f"run of {len(tables)} tables: executed coverage (items in order)")
+    path = plot_coverage(reports, strengths, args.plot, title=title)
+    err.write(f"pairwise-param report: wrote {path}\n")
 
 
 def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: TextIO) -> int:
     from pairwise_param.cli import formats
 
     if args.run is not None:
-        return _report_run(args, out)
+        return _report_run(args, out, err)
     if args.print_schema:
         from pairwise_param.report.schema import REPORT_SCHEMA
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pairwise_param.runs.analysis import NOT_SELECTED, natural, reach
+from pairwise_param.coverage.reach import Reach
+from pairwise_param.runs.analysis import NOT_SELECTED, describe, executed_at, natural, reach
 
 __all__ = [
     "coverage_line", "lost_at_run_time", "render_run", "run_below", "suspicious_lines", "warning_text",
@@ -140,51 +141,98 @@ def suspicious_lines(table: Mapping[str, Any], limit: int | None = 5) -> list[st
 
 
 # -- a run file (`pairwise-param report --run FILE`) ------------------------------------------
-def run_below(doc: Mapping[str, Any], fail_under: float, strict: bool = False) -> list[Mapping[str, Any]]:
-    """The tables of a run the gate fails (:meth:`pairwise_param.coverage.reach.Reach.below`)."""
-    return [t for t in doc["tables"] if (r := reach(t)) is not None and r.below(fail_under, strict)]
+def _reaches(table: Mapping[str, Any], strengths: Sequence[int] | None) -> list[Reach | None]:
+    """The table's reach at each of ``strengths`` (None: at its own strength, as the run
+    file states it); None where it has fewer axes or no shape ran."""
+    if strengths is None:
+        return [reach(table)]
+    out: list[Reach | None] = []
+    for t in strengths:
+        got = executed_at(table, t)
+        out.append(None if got is None else got[0])
+    return out
 
 
-def _unrunnable_lines(doc: Mapping[str, Any], strict: bool = False) -> list[str]:
-    """What could not run here: per table, the tuples only values skipped at collection hold."""
+def run_below(doc: Mapping[str, Any], fail_under: float, strict: bool = False,
+              strengths: Sequence[int] | None = None) -> list[Mapping[str, Any]]:
+    """The tables of a run the gate fails (:meth:`pairwise_param.coverage.reach.Reach.below`):
+    each at the strength it was built for, or at each of ``strengths`` (``--strength``)."""
+    return [t for t in doc["tables"]
+            if any(r is not None and r.below(fail_under, strict) for r in _reaches(t, strengths))]
+
+
+def _unrunnable_lines(doc: Mapping[str, Any], strict: bool, limit: int | None) -> list[str]:
+    """What could not run here: per table, the tuples only values skipped at collection hold
+    (``limit`` of them listed: 0 lists none)."""
     out = []
     for t in doc["tables"]:
         r = reach(t)
         if r is not None and r.unrunnable:
             tail = "counted missing (--strict-platform)" if strict else "--strict-platform counts them missing"
-            out.append(f"{_name(t)}: {r.unrunnable} {r.strength}-tuples, skipped at collection "
-                       f"({'; '.join(r.reasons)}); {tail}")
+            line = (f"{_name(t)}: {r.unrunnable} {r.strength}-tuples, skipped at collection "
+                    f"({'; '.join(r.reasons)}); {tail}")
+            if limit != 0:
+                texts = [describe(t["axes"], c) for c in t.get("infeasible_absent", [])]
+                line += f": {_listed(texts, limit)}"
+            out.append(line)
     return out
 
 
+def _cells(table: Mapping[str, Any], strengths: Sequence[int] | None, fail_under: float | None,
+           strict: bool) -> str:
+    parts = []
+    picked: Sequence[int | None] = list(strengths) if strengths is not None else [None]
+    for t, r in zip(picked, _reaches(table, strengths)):
+        if r is None:
+            text = "-" if t is None else f"{t}-way n/a"
+        else:
+            text = f"{r.percent(strict):.1f}% ({r.covered}/{r.total(strict)})"
+            if t is not None:
+                text = f"{t}-way {text}"
+            if fail_under is not None and r.below(fail_under, strict):
+                text += " < --fail-under"
+        parts.append(text)
+    return ", ".join(parts)
+
+
 def render_run(doc: dict[str, Any], *, list_limit: int | None = 20, fail_under: float | None = None,
-               strict: bool = False) -> str:
+               strict: bool = False, strengths: Sequence[int] | None = None, show_missing: bool = False,
+               markdown: bool = False) -> str:
     """What a pytest run's ``@pairwise`` rows did (a run file, see :mod:`pairwise_param.runs.schema`):
-    per table rows, items, outcomes and executed coverage, then the lost tuples and the
-    suspicious combinations, in the same words as the plugin's terminal summary."""
+    per table rows, items, outcomes and executed coverage (at ``strengths``, default each
+    table's own), then the lost tuples (every one with ``show_missing``, which also lists
+    the tuples not runnable here), the suspicious combinations, in the same words as the
+    plugin's terminal summary; as a Markdown table and lists with ``markdown``."""
     tables = doc["tables"]
     head = ["TEST", "ROWS", "ITEMS", "RAN", "PASSED", "FAILED", "SKIPPED", "EXECUTED COVERAGE"]
     body = []
     for t in tables:
         c = t["counts"]
-        r = reach(t)
-        pct = "-" if r is None else f"{r.percent(strict):.1f}% ({r.covered}/{r.total(strict)})"
-        if fail_under is not None and r is not None and r.below(fail_under, strict):
-            pct += " < --fail-under"
-        name = _name(t)
         failed = c["failed"] + c["error"]
-        body.append([name, str(c["rows"]), str(c["items"]), str(c["executed"]), str(c["passed"]), str(failed),
-                     str(c["skipped"]), pct])
+        body.append([_name(t), str(c["rows"]), str(c["items"]), str(c["executed"]), str(c["passed"]), str(failed),
+                     str(c["skipped"]), _cells(t, strengths, fail_under, strict)])
+    limit = None if show_missing else list_limit
+    title = f"pairwise-param run: {len(tables)} table{'s' if len(tables) != 1 else ''}, pytest exit status {doc['exitstatus']}"
+    sections = [
+        ("executed coverage below the collected table:",
+         [line for t in tables if (line := coverage_line(t, limit)) is not None]),
+        ("not runnable here:", _unrunnable_lines(doc, strict, None if show_missing else 0)),
+        ("suspicious combinations (held by failing items, by no passing item):",
+         [line for t in tables for line in suspicious_lines(t, limit)]),
+    ]
+    if markdown:
+        esc = [[cell.replace("|", "\\|") for cell in row] for row in [head, *body]]
+        lines = [f"### {title}", "", "| " + " | ".join(esc[0]) + " |",
+                 "|---|" + "--:|" * (len(head) - 2) + "---|"]
+        lines += ["| " + " | ".join(row) + " |" for row in esc[1:]]
+        for heading, items in sections:
+            if items:
+                lines += ["", f"**{heading}**", "", *(f"- {item.replace('|', chr(92) + '|')}" for item in items)]
+        return "\n".join(lines) + "\n"
     widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
-    lines = [f"pairwise-param run: {len(tables)} table{'s' if len(tables) != 1 else ''}, pytest exit status {doc['exitstatus']}"]
+    lines = [title]
     lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in [head, *body]]
-    lost = [line for t in tables if (line := coverage_line(t, list_limit)) is not None]
-    if lost:
-        lines += ["", "executed coverage below the collected table:", *lost]
-    gone = _unrunnable_lines(doc, strict)
-    if gone:
-        lines += ["", "not runnable here:", *gone]
-    found = [line for t in tables for line in suspicious_lines(t, list_limit)]
-    if found:
-        lines += ["", "suspicious combinations (held by failing items, by no passing item):", *found]
+    for heading, items in sections:
+        if items:
+            lines += ["", heading, *items]
     return "\n".join(lines) + "\n"

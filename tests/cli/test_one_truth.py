@@ -139,3 +139,50 @@ def test_the_checked_in_report_schema_is_the_schema() -> None:
 
     path = Path(pairwise_param.report.__file__).parent / "report.schema.json"
     assert json.loads(path.read_text()) == REPORT_SCHEMA
+
+
+# -- item 3: report --run honours the options that apply, refuses the others ----------------------
+def test_report_run_honours_format_show_missing_strength_plot(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytester.makepyfile(test_skips=SKIPS)
+    pytester.runpytest("-p", "no:randomly", "--pairwise-report=run.json").assert_outcomes(passed=6)
+    capsys.readouterr()
+    run = str(pytester.path / "run.json")
+    code, out = _run(capsys, "report", "--run", run, "--format", "markdown")
+    assert code == ExitCode.OK
+    assert out.startswith("### pairwise-param run: 1 table, pytest exit status 0\n")
+    assert "| test_skips.py::test_gemm | 6 | 6 | 6 | 6 | 0 | 0 | 100.0% (30/30) |" in out
+    assert "- test_skips.py::test_gemm: 7 2-tuples, skipped at collection" in out
+    # without --show-missing the tuples not runnable here are counted, with it listed
+    code, out = _run(capsys, "report", "--run", run)
+    assert "{dtype=bf16, bias_mode=0}" not in out
+    code, out = _run(capsys, "report", "--run", run, "--show-missing")
+    assert "{dtype=bf16, bias_mode=0}" in out and "{dtype=bf16, padded_a=True}" in out
+    # --strength measures the executed rows at any strength; the static report agrees at 3-way
+    code, out = _run(capsys, "report", "--run", run, "--strength", "2,3", "--fail-under", "100")
+    assert code == ExitCode.COVERAGE_BELOW, out
+    assert "2-way 100.0% (30/30), 3-way 54.5% (24/44) < --fail-under" in out
+    code, static = _run(capsys, "report", "--strength", "3")
+    assert "54.5%" in static.split("test_gemm", 1)[1].splitlines()[0]
+    assert _run(capsys, "report", "--run", run, "--strength", "2", "--fail-under", "100")[0] == ExitCode.OK
+    # --plot draws the executed coverage
+    pytest.importorskip("matplotlib")
+    plot = pytester.path / "run.png"
+    code, _ = _run(capsys, "report", "--run", run, "--plot", str(plot), "--plot-test", "test_gemm")
+    assert code == ExitCode.OK and plot.stat().st_size > 0
+
+
+@pytest.mark.parametrize(
+    "option", [["--grouped", "a,b"], ["--option-axes", "a"], ["--include-unparametrized"], ["--no-progress"]]
+)
+def test_report_run_refuses_collection_options(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str], option: list[str]
+) -> None:
+    pytester.makepyfile(test_skips=SKIPS)
+    pytester.runpytest("-p", "no:randomly", "--pairwise-report=run.json")
+    capsys.readouterr()
+    code = int(main(["report", "--run", str(pytester.path / "run.json"), *option]))
+    err = capsys.readouterr().err
+    assert code == ExitCode.USAGE_ERROR, err
+    assert f"{option[0].split()[0]}" in err and "applies to collecting a suite" in err
