@@ -716,10 +716,15 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             f"pairwise-param generate: interrupted: wrote the best table found so far ({len(array)} rows, "
             "verified to cover every coverable tuple); a full run may find fewer rows\n"
         )
-    red = model.full_product / len(array) if len(array) else float("inf")
+    # the full product is the FEASIBLE one, as @pairwise and report count it; big ints, no float
+    from pairwise_param.tables.product import big_int_text, feasible_count, reduction_text
+
+    full = feasible_count(model)
+    red = reduction_text(full.value, len(array))
+    full_text = big_int_text(full.value) if full.exact else f"at most {big_int_text(full.value)}"
     err.write(
         f"pairwise-param generate: {len(array)} rows, strength {model.strength}, {len(model.axes)} axes, "
-        f"full product {model.full_product} ({red:.1f}x fewer), method {array.method}, "
+        f"full product {full_text} ({red if full.exact else 'up to ' + red} fewer), method {array.method}, "
         f"effort {effort}, seed {seed}\n"
     )
     if array.infeasible:

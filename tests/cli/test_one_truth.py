@@ -186,3 +186,53 @@ def test_report_run_refuses_collection_options(
     err = capsys.readouterr().err
     assert code == ExitCode.USAGE_ERROR, err
     assert f"{option[0].split()[0]}" in err and "applies to collecting a suite" in err
+
+
+# -- item 4: one meaning of "full product" (the feasible product), any size -----------------------
+def test_full_product_is_the_feasible_product_in_generate_plugin_and_report(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 3*2*3*2 = 36 rows; fp32 with bias_mode=2 forbids 2*2 = 4, bf16+xnorm+padded_a 3: 29 feasible
+    model = {
+        "strength": 2,
+        "axes": {"dtype": ["bf16", "fp16", "fp32"], "padded_a": [False, True], "bias_mode": [0, 1, 2],
+                 "xnorm": [False, True]},
+        "constraints": ["not (dtype == 'fp32' and bias_mode == 2)",
+                        {"never": {"dtype": "bf16", "xnorm": True, "padded_a": True}}],
+    }
+    path = pytester.path / "model.json"
+    path.write_text(json.dumps(model))
+    assert int(main(["generate", str(path)])) == ExitCode.OK
+    _, err = capsys.readouterr()
+    rows = int(err.split("generate: ")[1].split(" rows")[0])
+    assert f"full product 29 ({29 / rows:.1f}x fewer)" in err
+    pytester.makepyfile(
+        test_m="""
+        from pairwise_param import pairwise
+
+        @pairwise(dtype=["bf16", "fp16", "fp32"], padded_a=[False, True], bias_mode=[0, 1, 2],
+                  xnorm=[False, True],
+                  constraints=["not (dtype == 'fp32' and bias_mode == 2)",
+                               {"never": {"dtype": "bf16", "xnorm": True, "padded_a": True}}])
+        def test_k(dtype, padded_a, bias_mode, xnorm):
+            pass
+        """
+    )
+    res = pytester.runpytest("-p", "no:randomly")
+    res.stdout.fnmatch_lines([f"pairwise-param: {rows} items from 1 table stand for 29 full-product items*"])
+    capsys.readouterr()
+    _, doc = _run(capsys, "report", "--format", "json")
+    assert json.loads(doc)["tests"][0]["full_product"] == 29
+
+
+@pytest.mark.parametrize(("values", "axes", "text"), [(2, 1030, "1.15e+310"), (3, 1000, "1.32e+477"),
+                                                      (2, 3000, "1.23e+903")])
+def test_generate_prints_a_full_product_past_float(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], values: int, axes: int, text: str
+) -> None:
+    path = tmp_path / "wide.json"
+    path.write_text(json.dumps({"strength": 1, "axes": {f"a{i}": list(range(values)) for i in range(axes)}}))
+    assert int(main(["generate", str(path)])) == ExitCode.OK
+    err = capsys.readouterr().err
+    assert f"full product {text} (" in err
+    assert "OverflowError" not in err
