@@ -18,6 +18,8 @@ among the runnable ones.  By default the gate passes a table whose runnable tupl
 are all covered and SAYS what could not run here; ``strict`` (``--strict-platform``)
 counts the tuples not runnable here as missing.
 
+An item that crashed its pytest-xdist worker fails the gate (:attr:`Reach.crashed`).
+
 An *empty* table (an axis without values: pytest collects one skipped item) is a hole:
 :attr:`Reach.empty_axes` names the axis and the gate fails it at any threshold.
 
@@ -51,6 +53,8 @@ class Reach:
     reasons: tuple[str, ...] = ()
     #: the table's empty axes (a hole: no row at all)
     empty_axes: tuple[str, ...] = ()
+    #: items that crashed their worker (a run): the gate fails, whatever the coverage
+    crashed: int = 0
 
     def total(self, strict: bool = False) -> int:
         """The tuples the percentage is taken of."""
@@ -66,7 +70,7 @@ class Reach:
     def below(self, fail_under: float, strict: bool = False) -> bool:
         """Does the gate fail this table at ``fail_under`` percent?  (An empty table
         always fails: nothing of it can run.)"""
-        return bool(self.empty_axes) or fails_under(self.percent(strict), fail_under)
+        return bool(self.empty_axes) or self.crashed > 0 or fails_under(self.percent(strict), fail_under)
 
     def missing(self, strict: bool = False) -> int:
         return self.total(strict) - self.covered
@@ -77,6 +81,8 @@ class Reach:
             names = ", ".join(repr(a) for a in self.empty_axes)
             return f"axis {names} has no values: the table is empty (pytest runs none of it)"
         parts = []
+        if self.crashed:
+            parts.append(f"{self.crashed} item{'s' if self.crashed != 1 else ''} crashed the worker")
         if self.missing(strict=False):
             what = "runnable tuples" if self.unrunnable else "tuples"
             parts.append(f"{self.missing(strict=False)} of {self.runnable} {what} missing")

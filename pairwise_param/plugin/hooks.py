@@ -348,6 +348,22 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         session.config.pluginmanager.register(state.run, "pairwise-param-outcomes")
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """pytest-xdist's controller: record the reports forwarded to it, so a crashed
+    worker's items keep their outcomes (plugin/outcomes.py)."""
+    config = session.config
+    state = config.stash.get(_STATE, None)
+    if state is None or getattr(config, "workerinput", None) is not None:
+        return
+    if not config.pluginmanager.has_plugin("dsession"):
+        return
+    from pairwise_param.plugin.outcomes import Run
+
+    state.run = Run()
+    state.run.controller = True
+    config.pluginmanager.register(state.run, "pairwise-param-outcomes")
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     state = session.config.stash.get(_STATE, None)
     if state is None:

@@ -25,7 +25,11 @@ this module is the pytest side:
 5. the terminal summary prints one line per such table and one per group
    of failures (shape x error signature) with its suspicious combinations.
 
-A worker that crashes takes its outcomes with it: its items count as not run.
+A worker that crashes does not take what it ran with it: the controller records
+the reports xdist forwards to it (:attr:`Run.controller`), so the items that ran keep
+their outcomes, and the item that crashed the worker is recorded ``failed`` at
+``when="crash"`` with xdist's message as its signature: not executed, so its tuples
+are lost ("crashed: ...") and the gate fails.
 """
 
 from __future__ import annotations
@@ -123,6 +127,9 @@ class Run:
         self.tracked: set[str] = set()
         self.outcomes: dict[str, dict[str, Any]] = {}
         self.raised = False  # a lost-coverage warning was turned into an error (-W error)
+        #: the pytest-xdist controller: records every report it is forwarded (it collects no
+        #: items, so it cannot know which are tracked until the workers' payloads arrive)
+        self.controller = False
 
     # -- collection -------------------------------------------------------------
     @classmethod
@@ -173,9 +180,16 @@ class Run:
     # -- outcomes (this object is a plugin for the rest of the session) ------------
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         nodeid = report.nodeid
-        if nodeid not in self.tracked:
+        if nodeid not in self.tracked and not self.controller:
             return
         when = report.when
+        if when not in ("setup", "call", "teardown"):  # xdist's report of a worker crash ("???")
+            if report.failed:
+                from pairwise_param.runs.analysis import signature
+
+                self.outcomes[nodeid] = {"outcome": "failed", "when": "crash",
+                                         "signature": signature(str(report.longrepr)), "reason": None}
+            return
         wasxfail = hasattr(report, "wasxfail")
         entry = self.outcomes.get(nodeid)
         if when == "setup" or entry is None:
@@ -205,7 +219,9 @@ class Run:
         same) and the outcomes of the items it ran."""
         if not self.payloads:
             self.payloads = list(part.get("payloads", []))
-        self.outcomes.update(part.get("outcomes", {}))
+        for nodeid, outcome in part.get("outcomes", {}).items():
+            # the controller's own record of a report is the truth; a worker's fills the gaps
+            self.outcomes.setdefault(nodeid, outcome)
 
     # -- the end ---------------------------------------------------------------------
     def finish(self, config: pytest.Config, exitstatus: int) -> list[dict[str, Any]]:

@@ -91,6 +91,8 @@ def _why(item: Mapping[str, Any] | None) -> str:
     if item is None:
         return NOT_SELECTED
     outcome = item["outcome"]
+    if item["when"] == "crash":
+        return f"crashed: {item['signature'] or '?'}"
     if outcome == "skipped":
         return f"skipped: {item['reason'] or '(no reason given)'}"
     if outcome == "error":
@@ -309,8 +311,9 @@ def reach(table: Mapping[str, Any]) -> Reach | None:
         return None
     shapes = max(1, len(cov["shapes"]))
     unrunnable = len(table.get("infeasible_absent", [])) * shapes
+    crashed = sum(1 for i in table["items"] if i["when"] == "crash")
     return Reach(int(table["strength"]), int(cov["collected"]), int(cov["executed"]), unrunnable,
-                 tuple(_absent_reasons(table)))
+                 tuple(_absent_reasons(table)), crashed=crashed)
 
 
 def executed_at(table: Mapping[str, Any], strength: int) -> tuple[Reach, list[int]] | None:
@@ -342,7 +345,8 @@ def executed_at(table: Mapping[str, Any], strength: int) -> tuple[Reach, list[in
     unrunnable = len(table.get("infeasible_absent", [])) * len(shapes) if own else 0
     if above is not None:
         unrunnable = above[1] * len(shapes)
-    reach_ = Reach(strength, runnable, len(seen), unrunnable, tuple(_absent_reasons(table)))
+    crashed = sum(1 for i in table["items"] if i["when"] == "crash")
+    reach_ = Reach(strength, runnable, len(seen), unrunnable, tuple(_absent_reasons(table)), crashed=crashed)
     return reach_, cumulative
 
 

@@ -236,3 +236,37 @@ def test_generate_prints_a_full_product_past_float(
     err = capsys.readouterr().err
     assert f"full product {text} (" in err
     assert "OverflowError" not in err
+
+
+# -- item 5: a crashed xdist worker does not erase what it ran ------------------------------------
+def test_a_crashed_worker_keeps_what_ran_and_fails_the_gate(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("xdist")
+    pytester.makepyfile(
+        test_crash="""
+        import os
+        from pairwise_param import pairwise
+
+        @pairwise(dtype=["fp16", "bf16", "fp32"], bias_mode=[0, 1, 2], xnorm=[False, True])
+        def test_k(dtype, bias_mode, xnorm):
+            if dtype == "fp32" and bias_mode == 2:
+                os._exit(3)
+        """
+    )
+    res = pytester.runpytest_subprocess("-p", "no:randomly", "-n", "2", "--pairwise-report=run.json")
+    outcomes = res.parseoutcomes()
+    crashed = outcomes.get("failed", 0)
+    assert crashed >= 1 and outcomes.get("passed", 0) >= 1, res.stdout.str()
+    doc = json.loads((pytester.path / "run.json").read_text())
+    (table,) = doc["tables"]
+    items = {i["nodeid"]: i for i in table["items"]}
+    assert table["counts"]["passed"] == outcomes["passed"]
+    crash = [i for i in items.values() if i["when"] == "crash"]
+    assert len(crash) == crashed
+    assert all(i["outcome"] == "failed" and "crashed while running" in i["signature"] for i in crash)
+    assert table["counts"]["executed"] == outcomes["passed"]
+    capsys.readouterr()
+    code, out = _run(capsys, "report", "--run", str(pytester.path / "run.json"), "--fail-under", "0")
+    assert code == ExitCode.COVERAGE_BELOW, out
+    assert "crashed: worker" in out
