@@ -175,6 +175,18 @@ def _unrunnable_lines(doc: Mapping[str, Any], strict: bool, limit: int | None) -
                 texts = [describe(t["axes"], c) for c in t.get("infeasible_absent", [])]
                 line += f": {_listed(texts, limit)}"
             out.append(line)
+    for t in doc["tables"]:
+        cov = t["coverage"]
+        idle = cov["shapes_not_run"]
+        if idle and cov["shapes"]:
+            why: dict[str, int] = {}
+            for i in t["items"]:
+                if i["shape"] in idle:
+                    key = i["reason"] or i["outcome"]
+                    why[key] = why.get(key, 0) + 1
+            top = max(why, key=lambda k: why[k]) if why else "?"
+            out.append(f"{_name(t)}: {len(idle)} of {len(idle) + len(cov['shapes'])} shapes not run "
+                       f"({_shape_list(sorted(idle, key=natural))}): {top}")
     return out
 
 

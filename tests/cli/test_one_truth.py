@@ -270,3 +270,39 @@ def test_a_crashed_worker_keeps_what_ran_and_fails_the_gate(
     code, out = _run(capsys, "report", "--run", str(pytester.path / "run.json"), "--fail-under", "0")
     assert code == ExitCode.COVERAGE_BELOW, out
     assert "crashed: worker" in out
+
+
+# -- item 6: a budget that skips whole shapes passes the gate and says so -------------------------
+def test_budget_skipping_whole_shapes_passes_the_gate_and_is_named(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # as kernel_tests/rope now does: the costliest row decides for the whole batch size
+    pytester.makepyfile(
+        test_budget="""
+        import pytest
+        from pairwise_param import pairwise
+
+        HEADS = [1, 2, 8]
+
+        @pairwise(heads=HEADS, dim=[64, 128], neox=[False, True])
+        @pytest.mark.parametrize("batch", [1, 16, 256])
+        def test_shapes(batch, heads, dim, neox):
+            if batch * max(HEADS) * 128 > 4e4:
+                pytest.skip("too large for the Triton interpreter")
+
+        @pairwise(heads=HEADS, dim=[64, 128], neox=[False, True])
+        @pytest.mark.parametrize("batch", [1, 16, 256])
+        def test_rows(batch, heads, dim, neox):
+            if batch * heads * dim > 4e4:
+                pytest.skip("too large for the Triton interpreter")
+        """
+    )
+    res = pytester.runpytest("-p", "no:randomly", "--pairwise-report=run.json")
+    res.stdout.fnmatch_lines(["*test_rows*executed coverage*"])
+    assert "test_shapes: executed coverage" not in res.stdout.str()
+    capsys.readouterr()
+    code, out = _run(capsys, "report", "--run", str(pytester.path / "run.json"), "--fail-under", "100")
+    assert code == ExitCode.COVERAGE_BELOW, out  # the per-row skips lose pairs
+    assert "test_budget.py::test_shapes: 1 of 3 shapes not run (256): too large for the Triton interpreter" in out
+    row = next(line for line in out.splitlines() if line.startswith("test_budget.py::test_shapes "))
+    assert "100.0%" in row and "< --fail-under" not in row
