@@ -6,6 +6,7 @@ Pure functions of the run file's TABLE entries (:mod:`pairwise_param.runs.schema
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,8 +27,13 @@ def _shape_list(shapes: Sequence[str]) -> str:
     return shown + (f" ... {more} more" if more > 0 else "")
 
 
+#: control characters (ANSI escapes from a test name) are shown escaped, never sent to the terminal
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
 def _name(table: Mapping[str, Any]) -> str:
-    return str(table["test"]) + _table_no(table)
+    name = _CONTROL.sub(lambda m: repr(m.group())[1:-1], str(table["test"]))
+    return name + _table_no(table)
 
 
 def _table_no(table: Mapping[str, Any]) -> str:

@@ -306,3 +306,76 @@ def test_budget_skipping_whole_shapes_passes_the_gate_and_is_named(
     assert "test_budget.py::test_shapes: 1 of 3 shapes not run (256): too large for the Triton interpreter" in out
     row = next(line for line in out.splitlines() if line.startswith("test_budget.py::test_shapes "))
     assert "100.0%" in row and "< --fail-under" not in row
+
+
+# -- item 8: the smaller ones ---------------------------------------------------------------------
+def test_a_set_valued_axis_is_refused_by_pairwise_as_by_cover(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        from pairwise_param import pairwise
+
+        @pairwise(x={1, 2, 3}, y=[1, 2])
+        def test_k(x, y):
+            pass
+        """
+    )
+    res = pytester.runpytest("-p", "no:randomly")
+    res.stdout.fnmatch_lines(["*axis 'x' values are a set, whose order changes from process to process*"])
+    assert res.ret != 0
+
+
+def test_a_set_inside_a_value_gives_the_same_ids_under_every_hash_seed(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytester.makepyfile(
+        """
+        from pairwise_param import pairwise
+
+        @pairwise(x=[(1, frozenset({"b", "a", "c"})), (2, 3)], y=[{"k": {"m", "n", "o"}}, 2])
+        def test_k(x, y):
+            pass
+        """
+    )
+    listings = []
+    for seed in ("1", "2", "3"):
+        monkeypatch.setenv("PYTHONHASHSEED", seed)
+        res = pytester.runpytest_subprocess("--collect-only", "-q", "-p", "no:randomly", "-p", "no:cacheprovider")
+        listings.append([line for line in res.outlines if "::" in line])
+    assert listings[0] == listings[1] == listings[2]
+    assert any("y={k:{m,n,o}}" in line for line in listings[0])
+
+
+def test_zero_and_negative_zero_are_two_values(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        from pairwise_param import pairwise
+
+        @pairwise(x=[0.0, -0.0], y=[1, 2])
+        def test_k(x, y):
+            pass
+        """
+    )
+    res = pytester.runpytest("-p", "no:randomly", "-v")
+    res.assert_outcomes(passed=4)
+    res.stdout.fnmatch_lines(["*x=-0.0*"])
+
+
+def test_report_run_escapes_control_characters_and_refuses_a_non_numeric_percent(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytester.makepyfile(test_skips=SKIPS)
+    pytester.runpytest("-p", "no:randomly", "--pairwise-report=run.json")
+    capsys.readouterr()
+    path = pytester.path / "run.json"
+    doc = json.loads(path.read_text())
+    doc["tables"][0]["test"] = "test_skips.py::test_\x1b[31mred"
+    path.write_text(json.dumps(doc))
+    code, out = _run(capsys, "report", "--run", str(path))
+    assert code == ExitCode.OK
+    assert "\x1b" not in out and "test_\\x1b[31mred" in out
+    doc["tables"][0]["coverage"]["percent"] = "n/a"
+    doc["tables"][0]["coverage"]["lost"] = [{"combination": [], "text": "{}", "shapes": [""], "because": []}]
+    path.write_text(json.dumps(doc))
+    code = int(main(["report", "--run", str(path)]))
+    err = capsys.readouterr().err
+    assert code == ExitCode.USAGE_ERROR and "malformed run file" in err and "Traceback" not in err
