@@ -245,7 +245,7 @@ class Run:
         if cache is not None:
             try:
                 cache.set(CACHE_KEY, doc)
-            except OSError:  # a read-only cache directory must not fail the run
+            except (OSError, Warning):  # a read-only cache directory must not fail the run (nor -W error)
                 pass
         for table in tables:
             if lost_at_run_time(table):

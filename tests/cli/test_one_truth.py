@@ -379,3 +379,21 @@ def test_report_run_escapes_control_characters_and_refuses_a_non_numeric_percent
     code = int(main(["report", "--run", str(path)]))
     err = capsys.readouterr().err
     assert code == ExitCode.USAGE_ERROR and "malformed run file" in err and "Traceback" not in err
+
+
+def test_an_unwritable_cache_under_w_error_does_not_fail_collection(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        from pairwise_param import pairwise
+
+        @pairwise(a=[1, 2], b=[3, 4], c=[5, 6])
+        def test_k(a, b, c):
+            pass
+        """
+    )
+    (pytester.path / ".pytest_cache").mkdir()
+    (pytester.path / ".pytest_cache" / "v").write_text("")  # every cache write fails
+    res = pytester.runpytest_subprocess("-q", "-W", "error", "-p", "no:randomly")
+    text = res.stdout.str() + res.stderr.str()
+    assert "error during collection" not in text and "ERROR collecting" not in text
+    assert "...." in res.stdout.str()  # pytest's own cache writes at the end are pytest's affair
