@@ -70,9 +70,10 @@ class _State:
     def tables_for(self, config: pytest.Config) -> Any:
         """The session's table cache, created on first use (it imports the engine's side)."""
         if self.tables is None:
+            from pairwise_param.plugin.outcomes import guarded_cache
             from pairwise_param.tables.cache import TableCache
 
-            self.tables = TableCache(config.cache if self.use_disk else None)
+            self.tables = TableCache(guarded_cache(config) if self.use_disk else None)
         return self.tables
 
 

@@ -49,10 +49,46 @@ if TYPE_CHECKING:
 
     from pairwise_param.plugin.expand import Record
 
-__all__ = ["Run", "shape_of", "terminal_sections"]
+__all__ = ["Run", "guarded_cache", "shape_of", "terminal_sections"]
 
 #: pytest cache key of the last run's document (``config.cache.get(CACHE_KEY, None)``)
 CACHE_KEY = "pairwise/lastrun"
+
+
+class _GuardedCache:
+    """pytest's cache, except that no entry is written through a symbolic link: a link
+    planted in ``.pytest_cache`` (or a ``v/pairwise`` directory that is one) would make the
+    run write table entries or ``pairwise/lastrun`` to a file outside the project."""
+
+    def __init__(self, cache: Any, cache_dir: Path) -> None:
+        self.cache = cache
+        self.root = cache_dir
+
+    def get(self, key: str, default: Any) -> Any:
+        return self.cache.get(key, default)
+
+    def set(self, key: str, value: Any) -> None:
+        path = self.root / "v" / key
+        here = path
+        while True:
+            if here.is_symlink():
+                return  # never follow a link out of the cache directory
+            if here == self.root or here.parent == here:
+                break
+            here = here.parent
+        self.cache.set(key, value)
+
+
+def guarded_cache(config: pytest.Config) -> Any:
+    """``config.cache`` behind :class:`_GuardedCache` (None without the cache plugin); the
+    directory is pytest's ``cache_dir`` ini value, resolved as pytest resolves it."""
+    import os
+
+    cache = getattr(config, "cache", None)
+    if cache is None:
+        return None
+    raw = Path(os.path.expanduser(os.path.expandvars(str(config.getini("cache_dir")))))
+    return _GuardedCache(cache, raw if raw.is_absolute() else config.rootpath / raw)
 
 
 def _python_text(value: Any) -> Any:
@@ -241,7 +277,7 @@ class Run:
                 target.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
             except OSError as exc:
                 warnings.warn(PairwiseWarning(f"--pairwise-report={path}: cannot write the run file: {exc}"), stacklevel=1)
-        cache = getattr(config, "cache", None)
+        cache = guarded_cache(config)
         if cache is not None:
             try:
                 cache.set(CACHE_KEY, doc)

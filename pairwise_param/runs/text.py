@@ -101,7 +101,9 @@ def warning_text(table: Mapping[str, Any]) -> str:
 
 def _verdict_text(g: Mapping[str, Any], t: int, limit: int | None) -> str:
     """What one (shape x signature) group's failures point at, after its head."""
-    t = min(t, g["size"])  # a very wide table: only smaller combinations were searched
+    # a very wide table: only smaller combinations were searched (a version-1 file written
+    # before "size" existed searched up to the strength)
+    t = min(t, g.get("size", t))
     cands = [c["text"] for c in g["candidates"] if c["failing"] == g["failed"]]
     total = g["explaining"]
     if g["verdict"] == "no-passing":

@@ -397,3 +397,54 @@ def test_an_unwritable_cache_under_w_error_does_not_fail_collection(pytester: py
     text = res.stdout.str() + res.stderr.str()
     assert "error during collection" not in text and "ERROR collecting" not in text
     assert "...." in res.stdout.str()  # pytest's own cache writes at the end are pytest's affair
+
+
+def test_report_run_reads_a_version_1_file_written_before_size_existed(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytester.makepyfile(
+        test_f="""
+        from pairwise_param import pairwise
+
+        @pairwise(dtype=["fp16", "bf16"], bias_mode=[0, 1, 2], xnorm=[False, True])
+        def test_f(dtype, bias_mode, xnorm):
+            assert dtype != "bf16", "mismatch"
+        """
+    )
+    pytester.runpytest("-p", "no:randomly", "--pairwise-report=run.json")
+    capsys.readouterr()
+    path = pytester.path / "run.json"
+    doc = json.loads(path.read_text())
+    for group in doc["tables"][0]["suspicious"]:
+        del group["size"]
+    path.write_text(json.dumps(doc))
+    code, out = _run(capsys, "report", "--run", str(path))
+    assert code == ExitCode.OK
+    assert "every failure holds {dtype=bf16}" in out
+
+
+def test_cache_entries_and_lastrun_are_never_written_through_a_symlink(
+    pytester: pytest.Pytester, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    pytester.makepyfile(
+        """
+        from pairwise_param import pairwise
+
+        @pairwise(a=[1, 2], b=[3, 4], c=[5, 6])
+        def test_k(a, b, c):
+            pass
+        """
+    )
+    outside = tmp_path_factory.mktemp("outside")
+    pytester.runpytest("-p", "no:randomly").assert_outcomes(passed=4)
+    pairwise_dir = pytester.path / ".pytest_cache" / "v" / "pairwise"
+    written = sorted(p.relative_to(pairwise_dir) for p in pairwise_dir.rglob("*") if p.is_file())
+    assert written  # a table entry and lastrun
+    for rel in written:  # every file we write becomes a link to a file outside the project
+        target = outside / str(rel).replace("/", "_")
+        target.write_text("keep")
+        (pairwise_dir / rel).unlink()
+        (pairwise_dir / rel).symlink_to(target)
+    pytester.runpytest("-p", "no:randomly", "-p", "no:cacheprovider").assert_outcomes(passed=4)
+    pytester.runpytest("-p", "no:randomly").assert_outcomes(passed=4)
+    assert all(p.read_text() == "keep" for p in outside.iterdir())
