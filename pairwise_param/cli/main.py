@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -205,6 +206,12 @@ def build_parser() -> argparse.ArgumentParser:
                      "coverage, lost tuples and suspicious combinations, from the file of "
                      "`pytest --pairwise-report=FILE` (or a .pytest_cache directory: its last run); "
                      "--fail-under then gates on executed coverage")
+    rep.add_argument("--history", metavar="PATH", nargs="?", const="",
+                     help="instead of collecting, show per table the accumulated coverage at t, t+1 and t+2 "
+                     "of the tables `pytest --pairwise-rotate` ran, and how many more runs reach 100%% at "
+                     "t+1, from the history file PATH (default: the one in .pytest_cache)")
+    rep.add_argument("--last", type=int, default=None, metavar="N",
+                     help="with --history: only the last N runs of each table")
 
     chk = sub.add_parser(
         "check",
@@ -555,11 +562,33 @@ def _plot_run(args: argparse.Namespace, doc: dict[str, Any], err: TextIO) -> Non
     err.write(f"pairwise-param report: wrote {path}\n")
 
 
+def _report_history(args: argparse.Namespace, out: TextIO) -> int:
+    """``report --history PATH``: the accumulated coverage of the rotated tables."""
+    from pairwise_param.runs import history
+
+    if args.paths:
+        raise _UsageError("--history PATH reads the history file; give no test PATH")
+    if args.last is not None and args.last < 1:
+        raise _UsageError(f"--last {args.last}: give a number of runs >= 1")
+    path = Path(args.history) if args.history else history.DEFAULT_PATH
+    got, problem = history.read(path)
+    if got is None:
+        raise _UsageError(f"--history: {problem}")
+    if args.format == "json":
+        doc = [dataclasses.asdict(history.progress(got.tables[k], args.last)) for k in sorted(got.tables)]
+        out.write(json.dumps({"last": args.last, "tables": doc}, indent=2) + "\n")
+    else:
+        out.write(history.render(got, args.last, markdown=args.format == "markdown"))
+    return ExitCode.OK
+
+
 def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: TextIO) -> int:
     from pairwise_param.cli import formats
 
     if args.run is not None:
         return _report_run(args, out, err)
+    if args.history is not None:
+        return _report_history(args, out)
     if args.print_schema:
         from pairwise_param.report.schema import REPORT_SCHEMA
 

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
     from pairwise_param.plugin.expand import Record
 
-__all__ = ["Run", "guarded_cache", "shape_of", "terminal_sections"]
+__all__ = ["CACHE_KEY", "Run", "guarded_cache", "shape_of", "terminal_sections"]
 
 #: pytest cache key of the last run's document (``config.cache.get(CACHE_KEY, None)``)
 CACHE_KEY = "pairwise/lastrun"
