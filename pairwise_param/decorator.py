@@ -437,8 +437,8 @@ def _argnames(axes: Iterable[Any]) -> tuple[str, ...]:
 def _freeze_values(values: Any) -> Any:
     """Tuple of the values; strings/mappings/non-iterables are kept so the
     model reports them with its own message."""
-    if isinstance(values, (str, bytes, Mapping)):
-        return values
+    if isinstance(values, (str, bytes, Mapping, set, frozenset)):
+        return values  # a set's order follows the hash seed: Model refuses it, as cover() does
     try:
         return tuple(values)
     except TypeError:

@@ -504,7 +504,11 @@ class Model:
         strength, interactions, exclusions, include rows) plus the axis names
         and a stable label of every value, so two models that would decode to
         different rows never share a fingerprint.  Independent of the process,
-        ``PYTHONHASHSEED`` and ``id()`` of values."""
+        ``PYTHONHASHSEED`` and ``id()`` of values.  Computed once per model (a model
+        does not change after it is built; the plugin asks for it three times per table)."""
+        cached: str | None = self.__dict__.get("_fingerprint")
+        if cached is not None:
+            return cached
         blob = json.dumps(
             {
                 "index": self.index_model.canonical(),
@@ -513,7 +517,9 @@ class Model:
             separators=(",", ":"),
             sort_keys=True,
         )
-        return hashlib.sha256(blob.encode()).hexdigest()
+        digest = hashlib.sha256(blob.encode()).hexdigest()
+        self.__dict__["_fingerprint"] = digest
+        return digest
 
     # -- rows ------------------------------------------------------------------
     def _include_row(self, row: RowLike, position: int) -> tuple[int | None, ...]:

@@ -44,6 +44,8 @@ def value_key(value: Any) -> tuple[str, Any]:
     kind = type(value).__module__ + "." + type(value).__qualname__
     if isinstance(value, tuple):
         return (kind, tuple(value_key(v) for v in value))
+    if isinstance(value, float) and value == 0.0:
+        return (kind, repr(value))  # 0.0 and -0.0: two values, as pytest's two ids
     return (kind, value)
 
 
@@ -126,7 +128,7 @@ def stable_label(value: Any) -> str:
     a model fingerprint hashes."""
     if isinstance(value, tuple):
         text = "(" + ",".join(stable_label(v) for v in value) + ")"
-    elif isinstance(value, frozenset):  # its repr's order follows the hash seed
+    elif isinstance(value, (set, frozenset)):  # its repr's order follows the hash seed
         text = "{" + ",".join(sorted(stable_label(v) for v in value)) + "}"
     else:
         text = value_label(value)
@@ -151,7 +153,7 @@ def value_id(value: Any, position: int = 0) -> str:
         return repr(value)
     if isinstance(value, tuple):
         return "(" + ",".join(value_id(v, position) for v in value) + ")"
-    if isinstance(value, frozenset):  # repr order depends on the hash seed: sort
+    if isinstance(value, (set, frozenset)):  # repr order depends on the hash seed: sort
         return "{" + ",".join(sorted(value_id(v, position) for v in value)) + "}"
     if type(value) in (dict, list):  # unhashable values (shape kwargs), in their own order
         inner = (

@@ -172,14 +172,18 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     rep.add_argument("paths", nargs="*", metavar="PATH", help="files, directories or node ids (default: pytest's own)")
-    rep.add_argument("--strength", type=_strengths, default=(2, 3), metavar="T[,T...]",
-                     help="strengths to measure (default: 2,3)")
+    rep.add_argument("--strength", type=_strengths, default=None, metavar="T[,T...]",
+                     help="strengths to measure and gate (default: measure 2,3; --fail-under gates each "
+                     "table at the strength it was built for)")
     _format_option(rep, "report")
     rep.add_argument("--show-missing", action="store_true", help="list missing and infeasible tuples")
     rep.add_argument("--max-listed", type=_nonneg, default=20, metavar="N",
                      help="list at most N tuples per table and strength (0: no limit; default 20)")
     rep.add_argument("--fail-under", type=_percent, default=None, metavar="PCT",
-                     help="exit 1 when any option table's coverage at a measured strength is below PCT")
+                     help="exit 1 when any option table's coverage is below PCT (each table at its own "
+                     "strength unless --strength picks; an empty table always fails)")
+    rep.add_argument("--strict-platform", action="store_true",
+                     help="count the tuples that cannot run here (values skipped at collection) as missing")
     rep.add_argument("--plot", metavar="FILE", help="draw cumulative coverage vs rows (.png, .svg or .pdf)")
     rep.add_argument("--plot-test", metavar="NAME",
                      help="plot this test (id, id suffix or function name) instead of the whole suite")
@@ -430,7 +434,7 @@ def _plot(args: argparse.Namespace, report: Any, err: TextIO) -> None:
         tables = [tb for t in report.tests for tb in t.tables]
         title = f"{len(report.tests)} tests: cumulative coverage (option tables in order)"
     try:
-        path = plot_coverage(tables, args.strength, args.plot, title=title)
+        path = plot_coverage(tables, args.strength or (2, 3), args.plot, title=title)
     except PairwiseError as exc:
         if not report.errors:
             raise
@@ -497,10 +501,8 @@ def _load_run(path: str) -> dict[str, Any]:
     return doc
 
 
-def _report_run(args: argparse.Namespace, out: TextIO) -> int:
+def _report_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``report --run FILE``: a run file instead of a collection."""
-    from pairwise_param.coverage.types import fails_under
-
     if args.print_schema:
         from pairwise_param.runs.schema import RUN_SCHEMA
 
@@ -508,21 +510,64 @@ def _report_run(args: argparse.Namespace, out: TextIO) -> int:
         return ExitCode.OK
     if args.paths:
         raise _UsageError("--run FILE reads a finished run; give no PATH (or drop --run to collect PATHs)")
+    # options of a collection that a finished run has no use for: refused, never ignored
+    unused = [flag for flag, given in (
+        ("--option-axes", args.option_axes is not None), ("--grouped", bool(args.grouped)),
+        ("--include-unparametrized", args.include_unparametrized),
+        ("--progress / --no-progress", args.progress is not None),
+    ) if given]
+    if unused:
+        raise _UsageError(f"--run FILE reads a finished run of @pairwise tables; {', '.join(unused)} "
+                          "applies to collecting a suite (drop --run, or drop the option)")
+    _check_report_args(args)
     doc = _load_run(args.run)
     try:
-        below = args.fail_under is not None and any(
-            t["coverage"]["percent"] is not None and fails_under(t["coverage"]["percent"], args.fail_under)
-            for t in doc["tables"]
+        from pairwise_param.runs.text import render_run, run_below
+
+        below = args.fail_under is not None and bool(
+            run_below(doc, args.fail_under, args.strict_platform, args.strength)
         )
         if args.format == "json":
             out.write(json.dumps(doc, indent=2) + "\n")
         else:
-            from pairwise_param.runs.text import render_run
-
-            out.write(render_run(doc, list_limit=args.max_listed or None, fail_under=args.fail_under))
-    except (KeyError, TypeError, IndexError) as exc:
+            out.write(render_run(doc, list_limit=args.max_listed or None, fail_under=args.fail_under,
+                                 strict=args.strict_platform, strengths=args.strength,
+                                 show_missing=args.show_missing, markdown=args.format == "markdown"))
+        if args.plot:
+            _plot_run(args, doc, err)
+    except (KeyError, TypeError, IndexError, ValueError) as exc:
         raise _UsageError(f"--run {args.run!r}: malformed run file ({type(exc).__name__}: {exc})") from None
     return ExitCode.COVERAGE_BELOW if below else ExitCode.OK
+
+
+def _plot_run(args: argparse.Namespace, doc: dict[str, Any], err: TextIO) -> None:
+    """``report --run FILE --plot OUT``: cumulative EXECUTED coverage after each executed item."""
+    from pairwise_param.report.plot import plot_coverage
+    from pairwise_param.report.types import StrengthCoverage, TableReport
+    from pairwise_param.runs.analysis import executed_at
+
+    tables = doc["tables"]
+    if args.plot_test:
+        tables = [t for t in tables if t["test"] == args.plot_test or t["test"].endswith("::" + args.plot_test)]
+        if not tables:
+            names = _listing([t["test"] for t in doc["tables"]])
+            raise _UsageError(f"--plot-test {args.plot_test!r} matches no table of the run (tables: {names})")
+    strengths = args.strength or tuple(sorted({int(t["strength"]) for t in tables}))
+    reports = []
+    for t in tables:
+        levels = []
+        for k in strengths:
+            got = executed_at(t, k)
+            if got is not None:
+                r, cumulative = got
+                levels.append(StrengthCoverage(k, r.runnable, r.covered, 0, cumulative=cumulative))
+        axis_names = tuple(str(a["name"]) for a in t["axes"])
+        reports.append(TableReport("pairwise", axis_names, tuple(len(a["values"]) for a in t["axes"]), 0,
+                                   len(t["rows"]), 0, levels))
+    title = (f"{args.plot_test}: executed coverage" if args.plot_test
+             else f"run of {len(tables)} tables: executed coverage (items in order)")
+    path = plot_coverage(reports, strengths, args.plot, title=title)
+    err.write(f"pairwise-param report: wrote {path}\n")
 
 
 def _report_history(args: argparse.Namespace, out: TextIO) -> int:
@@ -549,7 +594,7 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
     from pairwise_param.cli import formats
 
     if args.run is not None:
-        return _report_run(args, out)
+        return _report_run(args, out, err)
     if args.history is not None:
         return _report_history(args, out)
     if args.print_schema:
@@ -585,7 +630,9 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
     settings = _report_settings(Path.cwd())
     report = analyze(
         collection,
-        strengths=args.strength,
+        strengths=args.strength or (2, 3),
+        strict_platform=args.strict_platform,
+        gate_strengths=args.strength,
         option_axes=args.option_axes,
         grouped=args.grouped,
         cases=settings.get("cases", []),
@@ -706,10 +753,15 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             f"pairwise-param generate: interrupted: wrote the best table found so far ({len(array)} rows, "
             "verified to cover every coverable tuple); a full run may find fewer rows\n"
         )
-    red = model.full_product / len(array) if len(array) else float("inf")
+    # the full product is the FEASIBLE one, as @pairwise and report count it; big ints, no float
+    from pairwise_param.tables.product import big_int_text, feasible_count, reduction_text
+
+    full = feasible_count(model)
+    red = reduction_text(full.value, len(array))
+    full_text = big_int_text(full.value) if full.exact else f"at most {big_int_text(full.value)}"
     err.write(
         f"pairwise-param generate: {len(array)} rows, strength {model.strength}, {len(model.axes)} axes, "
-        f"full product {model.full_product} ({red:.1f}x fewer), method {array.method}, "
+        f"full product {full_text} ({red if full.exact else 'up to ' + red} fewer), method {array.method}, "
         f"effort {effort}, seed {seed}\n"
     )
     if array.infeasible:

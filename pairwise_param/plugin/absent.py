@@ -28,43 +28,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from pairwise_param.constraints import AXIS_NAMES_ATTR
+from pairwise_param.coverage.reach import absent_values
 from pairwise_param.decorator import PairwiseSpec
 from pairwise_param.errors import PairwiseError
 from pairwise_param.model import Model
 from pairwise_param.tables.build import exhaustive
 from pairwise_param.values import value_key, value_label
 
-__all__ = ["Absent", "model_for", "skip_reason", "split_infeasible"]
+__all__ = ["Absent", "model_for", "split_infeasible"]
 
 #: (axis index, value index, reason)
 Absent = tuple[int, int, str]
-
-
-def skip_reason(marks: Sequence[Any]) -> str | None:
-    """The reason of the first mark that skips unconditionally at collection
-    (``skip``, or ``skipif`` with a true non-string condition); None if none does."""
-    for m in marks:
-        mark = getattr(m, "mark", m)  # MarkDecorator or Mark
-        name = getattr(mark, "name", None)
-        args = tuple(getattr(mark, "args", ()))
-        kwargs = dict(getattr(mark, "kwargs", {}))
-        if name == "skip":
-            return str(kwargs.get("reason", args[0] if args else "unconditional skip"))
-        if name != "skipif":
-            continue
-        conditions = (kwargs["condition"],) if "condition" in kwargs else args
-        reason = kwargs.get("reason", "")
-        if not conditions:
-            return str(reason or "unconditional skip")
-        if any(isinstance(c, str) for c in conditions):
-            continue  # evaluated by pytest per item: keep today's behaviour
-        try:
-            hit = any(bool(c) for c in conditions)
-        except Exception:  # noqa: BLE001, S112 - pytest reports an odd condition itself, per item
-            continue
-        if hit:
-            return str(reason or "condition: True")
-    return None
 
 
 def _rule(axis_name: str, value: Any) -> Any:
@@ -90,12 +64,10 @@ def model_for(spec: PairwiseSpec, nodeid: str, strength: int | None, mode: str) 
         return model, None, ()
     absent: list[Absent] = []
     rules = []
-    for a, (name, values) in enumerate(spec.axes.items()):
-        for pos, (marks, _id) in sorted(spec.value_params.get(name, {}).items()):
-            reason = skip_reason(marks)
-            if reason is not None:
-                absent.append((a, pos, reason))
-                rules.append(_rule(model.axes[a].name, values[pos]))
+    values = list(spec.axes.values())
+    for (a, pos), reason in absent_values(spec.axes, spec.value_params).items():
+        absent.append((a, pos, reason))
+        rules.append(_rule(model.axes[a].name, values[a][pos]))
     if not absent:
         return model, None, ()
     try:

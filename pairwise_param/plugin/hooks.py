@@ -72,9 +72,10 @@ class _State:
     def tables_for(self, config: pytest.Config) -> Any:
         """The session's table cache, created on first use (it imports the engine's side)."""
         if self.tables is None:
+            from pairwise_param.plugin.outcomes import guarded_cache
             from pairwise_param.tables.cache import TableCache
 
-            self.tables = TableCache(config.cache if self.use_disk else None)
+            self.tables = TableCache(guarded_cache(config) if self.use_disk else None)
         return self.tables
 
 
@@ -414,6 +415,22 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     state.run = Run.collect(session.items, state.records)
     if state.run.tracked:
         session.config.pluginmanager.register(state.run, "pairwise-param-outcomes")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """pytest-xdist's controller: record the reports forwarded to it, so a crashed
+    worker's items keep their outcomes (plugin/outcomes.py)."""
+    config = session.config
+    state = config.stash.get(_STATE, None)
+    if state is None or getattr(config, "workerinput", None) is not None:
+        return
+    if not config.pluginmanager.has_plugin("dsession"):
+        return
+    from pairwise_param.plugin.outcomes import Run
+
+    state.run = Run()
+    state.run.controller = True
+    config.pluginmanager.register(state.run, "pairwise-param-outcomes")
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

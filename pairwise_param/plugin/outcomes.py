@@ -25,7 +25,11 @@ this module is the pytest side:
 5. the terminal summary prints one line per such table and one per group
    of failures (shape x error signature) with its suspicious combinations.
 
-A worker that crashes takes its outcomes with it: its items count as not run.
+A worker that crashes does not take what it ran with it: the controller records
+the reports xdist forwards to it (:attr:`Run.controller`), so the items that ran keep
+their outcomes, and the item that crashed the worker is recorded ``failed`` at
+``when="crash"`` with xdist's message as its signature: not executed, so its tuples
+are lost ("crashed: ...") and the gate fails.
 """
 
 from __future__ import annotations
@@ -45,10 +49,46 @@ if TYPE_CHECKING:
 
     from pairwise_param.plugin.expand import Record
 
-__all__ = ["CACHE_KEY", "Run", "shape_of", "terminal_sections"]
+__all__ = ["CACHE_KEY", "Run", "guarded_cache", "shape_of", "terminal_sections"]
 
 #: pytest cache key of the last run's document (``config.cache.get(CACHE_KEY, None)``)
 CACHE_KEY = "pairwise/lastrun"
+
+
+class _GuardedCache:
+    """pytest's cache, except that no entry is written through a symbolic link: a link
+    planted in ``.pytest_cache`` (or a ``v/pairwise`` directory that is one) would make the
+    run write table entries or ``pairwise/lastrun`` to a file outside the project."""
+
+    def __init__(self, cache: Any, cache_dir: Path) -> None:
+        self.cache = cache
+        self.root = cache_dir
+
+    def get(self, key: str, default: Any) -> Any:
+        return self.cache.get(key, default)
+
+    def set(self, key: str, value: Any) -> None:
+        path = self.root / "v" / key
+        here = path
+        while True:
+            if here.is_symlink():
+                return  # never follow a link out of the cache directory
+            if here == self.root or here.parent == here:
+                break
+            here = here.parent
+        self.cache.set(key, value)
+
+
+def guarded_cache(config: pytest.Config) -> Any:
+    """``config.cache`` behind :class:`_GuardedCache` (None without the cache plugin); the
+    directory is pytest's ``cache_dir`` ini value, resolved as pytest resolves it."""
+    import os
+
+    cache = getattr(config, "cache", None)
+    if cache is None:
+        return None
+    raw = Path(os.path.expanduser(os.path.expandvars(str(config.getini("cache_dir")))))
+    return _GuardedCache(cache, raw if raw.is_absolute() else config.rootpath / raw)
 
 
 def _python_text(value: Any) -> Any:
@@ -123,6 +163,9 @@ class Run:
         self.tracked: set[str] = set()
         self.outcomes: dict[str, dict[str, Any]] = {}
         self.raised = False  # a lost-coverage warning was turned into an error (-W error)
+        #: the pytest-xdist controller: records every report it is forwarded (it collects no
+        #: items, so it cannot know which are tracked until the workers' payloads arrive)
+        self.controller = False
 
     # -- collection -------------------------------------------------------------
     @classmethod
@@ -173,9 +216,16 @@ class Run:
     # -- outcomes (this object is a plugin for the rest of the session) ------------
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         nodeid = report.nodeid
-        if nodeid not in self.tracked:
+        if nodeid not in self.tracked and not self.controller:
             return
         when = report.when
+        if when not in ("setup", "call", "teardown"):  # xdist's report of a worker crash ("???")
+            if report.failed:
+                from pairwise_param.runs.analysis import signature
+
+                self.outcomes[nodeid] = {"outcome": "failed", "when": "crash",
+                                         "signature": signature(str(report.longrepr)), "reason": None}
+            return
         wasxfail = hasattr(report, "wasxfail")
         entry = self.outcomes.get(nodeid)
         if when == "setup" or entry is None:
@@ -205,7 +255,9 @@ class Run:
         same) and the outcomes of the items it ran."""
         if not self.payloads:
             self.payloads = list(part.get("payloads", []))
-        self.outcomes.update(part.get("outcomes", {}))
+        for nodeid, outcome in part.get("outcomes", {}).items():
+            # the controller's own record of a report is the truth; a worker's fills the gaps
+            self.outcomes.setdefault(nodeid, outcome)
 
     # -- the end ---------------------------------------------------------------------
     def finish(self, config: pytest.Config, exitstatus: int) -> list[dict[str, Any]]:
@@ -225,11 +277,11 @@ class Run:
                 target.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
             except OSError as exc:
                 warnings.warn(PairwiseWarning(f"--pairwise-report={path}: cannot write the run file: {exc}"), stacklevel=1)
-        cache = getattr(config, "cache", None)
+        cache = guarded_cache(config)
         if cache is not None:
             try:
                 cache.set(CACHE_KEY, doc)
-            except OSError:  # a read-only cache directory must not fail the run
+            except (OSError, Warning):  # a read-only cache directory must not fail the run (nor -W error)
                 pass
         for table in tables:
             if lost_at_run_time(table):

@@ -116,10 +116,12 @@ def summary_line(summary: dict[str, Any]) -> str:
     ts = summary["strengths"]
     t = f"t={ts[0]}" if len(ts) == 1 else f"t={ts[0]}..{ts[-1]}"
     mode = "" if summary["modes"] == [MODES[0]] else f", mode={'+'.join(summary['modes'])}"
-    ratio = full / items if items else 1.0
+    from pairwise_param.tables.product import big_int_text, reduction_text
+
+    ratio = reduction_text(full, items) if items else "1.0x"
     bound = not summary.get("full_exact", True)
-    stand = f"at most {full}" if bound else str(full)
-    fewer = f"up to {ratio:.1f}x" if bound else f"{ratio:.1f}x"
+    stand = f"at most {big_int_text(full)}" if bound else big_int_text(full)
+    fewer = f"up to {ratio}" if bound else ratio
     tables = summary["tables"]
     n_invalid = summary.get("invalid", 0)
     negative = (

@@ -48,6 +48,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pairwise_param.coverage.reach import absent_values
 from pairwise_param.errors import PairwiseError
 from pairwise_param.model import Model
 from pairwise_param.report.classify import all_ints, classify, duplicate_rows, key_column
@@ -117,29 +118,51 @@ def _labels(combo: Any) -> dict[str, str]:
 
 
 def measure_table(
-    model: Model, rows: Sequence[Mapping[str, Any]], strengths: Sequence[int], *, list_limit: int | None = None
+    model: Model, rows: Sequence[Mapping[str, Any]], strengths: Sequence[int], *, list_limit: int | None = None,
+    absent: Mapping[tuple[int, int], str] | None = None, strict: bool = False,
 ) -> tuple[list[StrengthCoverage], int, int, StrengthCoverage | None]:
     """Coverage of ``rows`` (argname -> value mappings) against ``model`` at
     each strength (strengths above the number of axes are skipped), the number
     of rows that break a constraint, the number with a cell outside the model,
     and (for models with sub-models) the coverage of the model's own
-    interactions.  All the counting is :func:`pairwise_param.coverage.measure`'s."""
+    interactions.  All the counting is :func:`pairwise_param.coverage.measure`'s.
+
+    ``absent``: (axis, value) -> reason of the values skipped at collection
+    (:func:`pairwise_param.coverage.reach.absent_values`): a missing tuple that holds one
+    is *not runnable here* (:mod:`pairwise_param.coverage.reach`), out of ``coverable``
+    unless ``strict``."""
     from pairwise_param import coverage as cov
 
     res = cov.measure(model, list(rows), strengths=sorted(set(strengths)))
+    absent = absent or {}
+
+    def value_reason(c: Any) -> str | None:
+        for a, v in zip(*c.index):
+            if (a, v) in absent:
+                return f"{model.axes[a].name}={value_label(model.axes[a].values[v])}: {absent[a, v]}"
+        return None
 
     def convert(level: Any, strength: int, label: str | None = None) -> StrengthCoverage:
-        missing = level.missing if list_limit is None else level.missing[:list_limit]
+        gone = [(c, r) for c in level.missing if (r := value_reason(c)) is not None]
+        unrunnable = [c for c, _ in gone]
+        missing = level.missing if strict else [c for c in level.missing if value_reason(c) is None]
+        if list_limit is not None:
+            missing = missing[:list_limit]
+            unrunnable = unrunnable[:list_limit]
         infeasible = level.infeasible if list_limit is None else level.infeasible[:list_limit]
         return StrengthCoverage(
             strength=strength,
-            coverable=level.coverable,
+            coverable=level.coverable - (0 if strict else len(gone)),
             covered=level.covered,
             infeasible=len(level.infeasible),
             missing_tuples=[_labels(c) for c in missing],
             infeasible_tuples=[_labels(c) for c in infeasible],
             cumulative=list(level.cumulative),
             label=label,
+            unrunnable=len(gone),
+            unrunnable_tuples=[_labels(c) for c in unrunnable],
+            reasons=list(dict.fromkeys(r for _, r in gone)),
+            strict=strict,
         )
 
     out = [
@@ -235,6 +258,8 @@ def analyze(
     fail_under: float | None = None,
     include_unparametrized: bool = False,
     on_test: Callable[[int, int], None] | None = None,
+    strict_platform: bool = False,
+    gate_strengths: Sequence[int] | None = None,
 ) -> SuiteReport:
     """Turn a :class:`Collection` into a :class:`SuiteReport` (see the module
     docstring for the option-axis rule)."""
@@ -262,7 +287,7 @@ def analyze(
         try:
             tests.append(
                 _analyze_group(g, collection, strengths, forced, grouped_sets, list_limit,
-                               collection.audit_marks.get(g.test_id, []) + configured)
+                               collection.audit_marks.get(g.test_id, []) + configured, strict_platform)
             )
         except PairwiseError as exc:  # a model the report cannot rebuild: say which test
             errors.append(CollectionError(g.test_id, f"cannot analyze: {type(exc).__name__}: {exc}"))
@@ -274,6 +299,8 @@ def analyze(
         collected_items=sum(it.weight for it in collection.items),
         fail_under=fail_under,
         seconds=collection.seconds,
+        strict_platform=strict_platform,
+        gate_strengths=None if gate_strengths is None else tuple(gate_strengths),
     )
 
 
@@ -298,18 +325,22 @@ class _Layout:
 
 
 def _pairwise_tables(layout: _Layout, g: _Group, specs: Sequence[Any], strengths: Sequence[int],
-                     list_limit: int | None) -> None:
+                     list_limit: int | None, strict: bool = False) -> None:
     """Step 1: each ``@pairwise`` mark is one table, from the spec's own model."""
     for spec in specs:
         # derived= values are functions of the table's axes: explained by it, never axes
         layout.explained.update(getattr(spec, "derived", None) or ())
         empty = [str(n) for n, v in getattr(spec, "axes", {}).items() if isinstance(v, tuple) and not v]
-        if empty:  # the plugin made the test one item treated as parametrize(..., [])
+        if empty:  # the plugin made the test one item treated as parametrize(..., []): a hole
             layout.explained.update(getattr(spec, "argnames", ()))
             layout.notes.append(
-                f"@pairwise axis {', '.join(map(repr, empty))} is empty: the test is skipped, as "
-                "parametrize(..., []) is"
+                f"@pairwise axis {', '.join(map(repr, empty))} is empty: the table has no row (pytest "
+                "skips the test, as parametrize(..., []) is)"
             )
+            names = tuple(str(n) for n in spec.axes)
+            sizes = tuple(len(v) if isinstance(v, tuple) else 0 for v in spec.axes.values())
+            hole = TableReport("pairwise", names, sizes, 0, 0, 0, [], empty_axes=tuple(empty))
+            layout.add_table(hole, list(zip(names, sizes)), "pairwise")
             continue
         model = spec.model(g.test_id) if hasattr(spec, "model") else spec
         if not isinstance(model, Model):
@@ -320,7 +351,11 @@ def _pairwise_tables(layout: _Layout, g: _Group, specs: Sequence[Any], strengths
         # coverage is the valid part's, against the model of the valid values
         rows = _project([it for it in g.items if not it.invalid], argnames)
         invalid_rows = len(_project([it for it in g.items if it.invalid], argnames))
-        coverage, violating, outside, overall = measure_table(model, rows, strengths, list_limit=list_limit)
+        values = getattr(spec, "value_params", None)
+        absent = absent_values(spec.axes, values) if values else {}
+        coverage, violating, outside, overall = measure_table(
+            model, rows, strengths, list_limit=list_limit, absent=absent, strict=strict
+        )
         # the full product a @pairwise table stands for is what full mode runs: the rows
         # no constraint forbids (the plugin's summary line counts the same)
         count = feasible_count(model)
@@ -437,10 +472,11 @@ def _analyze_group(
     grouped_sets: list[frozenset[str]],
     list_limit: int | None,
     audit: Sequence[AuditMark] = (),
+    strict: bool = False,
 ) -> TestReport:
     marks, specs = collection.marks.get(g.test_id, ([], []))
     layout = _Layout()
-    _pairwise_tables(layout, g, specs, strengths, list_limit)
+    _pairwise_tables(layout, g, specs, strengths, list_limit, strict)
     # parametrize marks: outermost decorator last in iter_markers order, so reverse to read
     # them top-down as written
     for mark in reversed(marks):

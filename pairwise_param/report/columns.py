@@ -21,7 +21,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pairwise_param.coverage.types import fails_under
 from pairwise_param.report.types import StrengthCoverage, SuiteReport, TableReport, TestReport
 
 __all__ = [
@@ -102,7 +101,12 @@ def axes_text(test: TestReport, limit: int | None = None) -> str:
     return _cut(out, limit)
 
 
-def _cov_cell(test: TestReport, t: int, fail_under: float | None) -> str:
+def _cov_cell(test: TestReport, t: int, report: SuiteReport) -> str:
+    """The lowest table's coverage; `` !`` where the gate fails the test at ``t``
+    (:meth:`SuiteReport.test_below`); ``empty`` for a table with an empty axis (a hole)."""
+    gate = report.fail_under is not None
+    if any(tb.empty_axes for tb in test.tables):
+        return "empty !" if gate else "empty"
     if not test.tables:
         return "-"
     c = test.coverage(t)
@@ -111,7 +115,7 @@ def _cov_cell(test: TestReport, t: int, fail_under: float | None) -> str:
         # an uncertain table only: its coverage, marked "?" (never "!": it is not gated)
         return "n/a" if u is None else fmt_percent(u.percent, u.complete) + " ?"
     text = fmt_percent(c.percent, c.complete)
-    if fail_under is not None and fails_under(c.percent, fail_under):
+    if report.fail_under is not None and any(b.strength == t for _, b in report.test_below(test, report.fail_under)):
         text += " !"
     return text
 
@@ -342,9 +346,9 @@ COLUMNS: tuple[Column, ...] = (
         "below `--fail-under`. ` ?` marks the coverage of an *uncertain* table (a hand-written list "
         "the audit cannot place, shown only when the test has no option table): never in the totals "
         "nor under `--fail-under`",
-        cell=lambda test, report, t: _cov_cell(test, t or 0, report.fail_under),
+        cell=lambda test, report, t: _cov_cell(test, t or 0, report),
         total=lambda report, t: _total_cov(report, t or 0),
-        markdown=lambda test, report, t: _md(_cov_cell(test, t or 0, report.fail_under)).replace(" !", " :x:"),
+        markdown=lambda test, report, t: _md(_cov_cell(test, t or 0, report)).replace(" !", " :x:"),
         per_strength=True,
         json_key="coverage",
         json_value=_coverage_json,

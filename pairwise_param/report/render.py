@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from pairwise_param._version import __version__
-from pairwise_param.coverage.types import fails_under
 from pairwise_param.report.columns import Shown, fmt_percent, fmt_reduction, json_values, num, shown_columns
 from pairwise_param.report.types import StrengthCoverage, SuiteReport, TableReport, TestReport
 
@@ -110,6 +109,14 @@ def _missing_lines(report: SuiteReport, limit: int | None) -> list[str]:
                         f"  {c.strength}-way missing ({c.missing} of {c.coverable}): ",
                         [_tuple_text(d) for d in shown], f" (+{more} more)" if more > 0 else "",
                     ))
+                if c.unrunnable and not c.strict:
+                    shown = c.unrunnable_tuples if limit is None else c.unrunnable_tuples[:limit]
+                    more = c.unrunnable - len(shown)
+                    block.extend(_wrapped(
+                        f"  {c.strength}-way not runnable here ({c.unrunnable}, skipped at collection: "
+                        f"{'; '.join(c.reasons)}): ",
+                        [_tuple_text(d) for d in shown], f" (+{more} more)" if more > 0 else "",
+                    ))
                 if c.infeasible:
                     shown = c.infeasible_tuples if limit is None else c.infeasible_tuples[:limit]
                     more = c.infeasible - len(shown)
@@ -117,6 +124,8 @@ def _missing_lines(report: SuiteReport, limit: int | None) -> list[str]:
                         f"  {c.strength}-way infeasible ({c.infeasible}, excluded by constraints): ",
                         [_tuple_text(d) for d in shown], f" (+{more} more)" if more > 0 else "",
                     ))
+            if table.empty_axes:
+                block.append(f"  {table.reach(StrengthCoverage(2, 0, 0, 0)).why()}")
             mc = table.model_coverage
             if mc is not None:
                 block.append(
@@ -229,20 +238,42 @@ def _terminal_footer(report: SuiteReport, show_missing: bool, list_limit: int | 
             per_t[c.strength] = per_t.get(c.strength, 0) + 1
         parts = [f"{t}-way in {n} table{'s' if n != 1 else ''}" for t, n in sorted(per_t.items())]
         out.append(f"tuples missing: {', '.join(parts)}; --show-missing lists them")
+    out.extend(_unrunnable_note(report))
     if report.fail_under is not None:
         below = report.below(report.fail_under)
         if below:
             out.append("")
-            for test, _table, c in below:
-                out.append(
-                    f"FAIL {test.test_id}: {c.strength}-way coverage {fmt_percent(c.percent, c.complete)} "
-                    f"< {report.fail_under:g}% ({c.missing} of {c.coverable} tuples missing)"
-                )
+            for test, table, c in below:
+                out.append(_fail_line(report, test, table, c))
     later = [e for e in report.errors if not e.first]
     if later:
         out.append("")
         for e in later:
             out.append(f"ERROR {e.where}: {e.message}")
+    return out
+
+
+def _fail_line(report: SuiteReport, test: TestReport, table: TableReport, c: StrengthCoverage,
+               md: bool = False) -> str:
+    """A table the gate fails, with its reason (:meth:`pairwise_param.coverage.reach.Reach.why`)."""
+    name = f"`{test.test_id}`" if md else test.test_id
+    head = "" if md else "FAIL "
+    reach = table.reach(c)
+    if table.empty_axes:
+        return f"{head}{name}: {reach.why()}"
+    return (f"{head}{name}: {c.strength}-way coverage {fmt_percent(c.percent, c.complete)} "
+            f"< {report.fail_under:g}% ({reach.why(report.strict_platform)})")
+
+
+def _unrunnable_note(report: SuiteReport) -> list[str]:
+    """What could not run here (values skipped at collection), under every report."""
+    out = []
+    for test in report.tests:
+        for table in test.tables:
+            c = min(table.coverage, key=lambda c: c.strength, default=None)
+            if c is not None and c.unrunnable and not report.strict_platform:
+                out.append(f"not runnable here: {test.test_id}: {c.unrunnable} {c.strength}-way tuples, "
+                           f"skipped at collection ({'; '.join(c.reasons)}); --strict-platform counts them missing")
     return out
 
 
@@ -300,6 +331,8 @@ def render_markdown(report: SuiteReport, *, show_missing: bool = False, list_lim
     if report.unparametrized:
         out.append("")
         out.append(f"{report.unparametrized} unparametrized test(s) not listed.")
+    for line in _unrunnable_note(report):
+        out += ["", _md(line)]
     if show_missing:
         lines = _missing_lines(report, list_limit)
         if lines:
@@ -310,11 +343,8 @@ def render_markdown(report: SuiteReport, *, show_missing: bool = False, list_lim
         below = report.below(report.fail_under)
         if below:
             out.append("")
-            for test, _table, c in below:
-                out.append(
-                    f"- :x: `{_md(test.test_id)}`: {c.strength}-way coverage "
-                    f"{fmt_percent(c.percent, c.complete)} < {report.fail_under:g}%"
-                )
+            for test, table, c in below:
+                out.append(f"- :x: {_md(_fail_line(report, test, table, c, md=True))}")
     if any(not e.first for e in report.errors):
         out += ["", "**Collection errors**", ""]
         for e in (e for e in report.errors if not e.first):
@@ -334,6 +364,9 @@ def _coverage_json(c: StrengthCoverage, listed: bool) -> dict[str, Any]:
         "complete": c.complete,
         "missing_tuples": c.missing_tuples if listed else [],
         "infeasible_tuples": c.infeasible_tuples if listed else [],
+        "unrunnable": c.unrunnable,
+        "unrunnable_tuples": c.unrunnable_tuples if listed else [],
+        "reasons": list(c.reasons),
     }
 
 
@@ -349,6 +382,7 @@ def _table_json(tb: TableReport, show_missing: bool) -> dict[str, Any]:
         "verdict_reason": tb.verdict_reason,
         "violating_rows": tb.violating_rows,
         "outside_rows": tb.outside_rows,
+        "empty_axes": list(tb.empty_axes),
         "coverage": [_coverage_json(c, show_missing) for c in tb.coverage],
         "model_coverage": (
             None
@@ -380,7 +414,7 @@ def to_json(report: SuiteReport, *, show_missing: bool = False, exit_code: int =
         entry.update(json_values(test, report))
         entry["below_fail_under"] = bool(
             report.fail_under is not None
-            and any(fails_under(c.percent, report.fail_under) for tb in test.tables if tb.gated for c in tb.coverage)
+            and bool(report.test_below(test, report.fail_under))
         )
         tests.append(entry)
     totals_cov = []

@@ -35,6 +35,11 @@ _COVERAGE: dict[str, Any] = {
         "complete": {"type": "boolean"},
         "missing_tuples": {"type": "array", "items": _TUPLE},
         "infeasible_tuples": {"type": "array", "items": _TUPLE},
+        # tuples only values skipped at collection hold: not runnable here (coverage/reach.py);
+        # out of "coverable" unless --strict-platform; "reasons": "dtype=bf16: bf16 needs sm80+"
+        "unrunnable": _INT,
+        "unrunnable_tuples": {"type": "array", "items": _TUPLE},
+        "reasons": {"type": "array", "items": {"type": "string"}},
     },
 }
 
@@ -47,8 +52,10 @@ _TABLE = {
     "properties": {
         "source": {"enum": ["pairwise", "parametrize", "option-axes"]},
         "axes": {"type": "array", "items": {"type": "string"}},
-        "sizes": {"type": "array", "items": {"type": "integer", "minimum": 1}},
-        "full_product": {"type": "integer", "minimum": 1},
+        # 0: an empty axis (the table is a hole, named in "empty_axes")
+        "sizes": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+        "full_product": {"type": "integer", "minimum": 0},
+        "empty_axes": {"type": "array", "items": {"type": "string"}},
         # false: full_product is an upper bound (a constrained group too large to count exactly)
         "full_product_exact": {"type": "boolean"},
         "rows": _INT,

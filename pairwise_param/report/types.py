@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from pairwise_param.coverage.types import fails_under
+from pairwise_param.coverage.reach import Reach, gated
 from pairwise_param.model import Model
 from pairwise_param.report.collect import CollectionError
 
@@ -28,6 +28,12 @@ class StrengthCoverage:
     infeasible_tuples: list[dict[str, str]] = field(default_factory=list)
     cumulative: list[int] = field(default_factory=list)  # covered count after each row
     label: str | None = None  # the model's own mixed interactions: "t=2 + {a,b,c}@3"
+    #: tuples only values skipped at collection hold (not runnable here; in ``coverable`` and
+    #: ``missing_tuples`` only under --strict-platform), their texts and the values' reasons
+    unrunnable: int = 0
+    unrunnable_tuples: list[dict[str, str]] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+    strict: bool = False  # --strict-platform: the unrunnable tuples are counted as missing
 
     @property
     def missing(self) -> int:
@@ -40,6 +46,12 @@ class StrengthCoverage:
     @property
     def complete(self) -> bool:
         return self.covered >= self.coverable
+
+    @property
+    def reach(self) -> Reach:
+        """The one model of what the table covers here (:mod:`pairwise_param.coverage.reach`)."""
+        runnable = self.coverable - (self.unrunnable if self.strict else 0)
+        return Reach(self.strength, runnable, self.covered, self.unrunnable, tuple(self.reasons))
 
 
 @dataclass
@@ -67,11 +79,23 @@ class TableReport:
     #: left out of the totals and of ``--fail-under`` (``pairwise_options`` makes it an option table)
     verdict: str = "option"
     verdict_reason: str = ""
+    #: the table's axes without values: a hole (no row; the gate fails it, naming them)
+    empty_axes: tuple[str, ...] = ()
 
     @property
     def gated(self) -> bool:
         """An option table: in the totals and under ``--fail-under`` (not uncertain)."""
         return self.verdict != "uncertain"
+
+    @property
+    def built_strength(self) -> int:
+        """The strength the table was built for (the gate's default)."""
+        return self.model.strength if self.model is not None else min(2, len(self.axes))
+
+    def reach(self, c: StrengthCoverage) -> Reach:
+        """The table at ``c``'s strength, empty axes included."""
+        r = c.reach
+        return Reach(r.strength, r.runnable, r.covered, r.unrunnable, r.reasons, self.empty_axes)
 
     def at(self, strength: int) -> StrengthCoverage | None:
         for c in self.coverage:
@@ -181,6 +205,10 @@ class SuiteReport:
     collected_items: int
     fail_under: float | None = None
     seconds: float = 0.0
+    #: --strict-platform: tuples not runnable here count as missing
+    strict_platform: bool = False
+    #: --strength as the user gave it (None: each table is gated at the strength it was built for)
+    gate_strengths: tuple[int, ...] | None = None
 
     @property
     def totals(self) -> Totals:
@@ -217,14 +245,23 @@ class SuiteReport:
     def below(self, fail_under: float) -> list[tuple[TestReport, TableReport, StrengthCoverage]]:
         """Every (test, option table, coverage) below ``fail_under`` percent (uncertain
         tables never fail the gate)."""
+        return [(test, table, c) for test in self.tests for table, c in self.test_below(test, fail_under)]
+
+    def test_below(self, test: TestReport, fail_under: float) -> list[tuple[TableReport, StrengthCoverage]]:
+        """The (table, coverage) pairs of ``test`` that the gate fails: each table at the
+        strength it was built for (or ``gate_strengths``), its runnable tuples (all of them
+        under ``strict_platform``); an empty table always (:class:`~pairwise_param.coverage.reach.Reach`)."""
         out = []
-        for test in self.tests:
-            for table in test.tables:
-                if not table.gated:
-                    continue
-                for c in table.coverage:
-                    if fails_under(c.percent, fail_under):
-                        out.append((test, table, c))
+        for table in test.tables:
+            if table.empty_axes:
+                out.append((table, StrengthCoverage(min(self.strengths, default=2), 0, 0, 0)))
+                continue
+            if not table.gated:  # an uncertain table never fails the gate
+                continue
+            held = gated(self.strengths, table.built_strength, self.gate_strengths)
+            for c in table.coverage:
+                if c.strength in held and table.reach(c).below(fail_under, self.strict_platform):
+                    out.append((table, c))
         return out
 
     def find(self, name: str) -> list[TestReport]:

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from itertools import combinations, product
 from typing import Any
 
+from pairwise_param.coverage.reach import Reach
 from pairwise_param.runs.locate import Verdict, suspicious
 from pairwise_param.runs.schema import OUTCOMES, SCHEMA_ID, SCHEMA_VERSION
 from pairwise_param.tables.build import exhaustive
@@ -26,9 +28,11 @@ __all__ = [
     "NOT_SELECTED",
     "analyze_table",
     "describe",
+    "executed_at",
     "is_executed",
     "natural",
     "never_text",
+    "reach",
     "run_document",
     "signature",
 ]
@@ -87,6 +91,8 @@ def _why(item: Mapping[str, Any] | None) -> str:
     if item is None:
         return NOT_SELECTED
     outcome = item["outcome"]
+    if item["when"] == "crash":
+        return f"crashed: {item['signature'] or '?'}"
     if outcome == "skipped":
         return f"skipped: {item['reason'] or '(no reason given)'}"
     if outcome == "error":
@@ -286,6 +292,100 @@ def _suspicious(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]]) -> l
                 }
             )
     return out
+
+
+def _absent_reasons(table: Mapping[str, Any]) -> list[str]:
+    """``dtype=bf16: bf16 needs sm80+`` for each value of a table skipped at collection."""
+    axes = table["axes"]
+    return [f"{axes[a['axis']]['name']}={axes[a['axis']]['values'][a['value']]}: {a['reason']}"
+            for a in table.get("absent", [])]
+
+
+def reach(table: Mapping[str, Any]) -> Reach | None:
+    """A run file's TABLE entry in the one model of what a table covers here
+    (:class:`~pairwise_param.coverage.reach.Reach`): runnable = the tuples the collected
+    rows cover, covered = those executed rows covered, not runnable = the tuples only
+    values skipped at collection hold (once per shape that ran).  None when no shape ran."""
+    cov = table["coverage"]
+    if cov["percent"] is None:
+        return None
+    shapes = max(1, len(cov["shapes"]))
+    unrunnable = len(table.get("infeasible_absent", [])) * shapes
+    crashed = sum(1 for i in table["items"] if i["when"] == "crash")
+    return Reach(int(table["strength"]), int(cov["collected"]), int(cov["executed"]), unrunnable,
+                 tuple(_absent_reasons(table)), crashed=crashed)
+
+
+def executed_at(table: Mapping[str, Any], strength: int) -> tuple[Reach, list[int]] | None:
+    """The table's executed coverage at ``strength`` (any, not only the one it was built
+    for), from its rows and outcomes: runnable = the ``strength``-tuples the collected
+    rows hold in each shape that ran, covered = those its executed items hold; and the
+    running count of covered tuples after each executed item (for ``--plot``).  None when
+    the table has fewer axes than ``strength`` or no shape ran.  Tuples not runnable here
+    are counted at the table's own strength (the run file lists them at that strength)."""
+    n = len(table["axes"])
+    shapes = table["coverage"]["shapes"]
+    if strength > n or not shapes:
+        return None
+    rows = table["rows"]
+    scopes = [list(s) for s in combinations(range(n), strength)]
+    per_row = [_tuples(r, scopes) for r in rows]
+    held: set[tuple[tuple[int, int], ...]] = set().union(*per_row) if per_row else set()
+    runnable = len(held) * len(shapes)
+    above = _above(table, strength, scopes)
+    if above is not None:  # a strength above the table's: what its rows could hold, not only what they do
+        runnable = above[0] * len(shapes)
+    seen: set[tuple[str, tuple[tuple[int, int], ...]]] = set()
+    cumulative: list[int] = []
+    for item in table["items"]:
+        if item["shape"] in shapes and is_executed(item):
+            seen.update((item["shape"], tup) for tup in per_row[item["row"]])
+            cumulative.append(len(seen))
+    own = strength == table["strength"]
+    unrunnable = len(table.get("infeasible_absent", [])) * len(shapes) if own else 0
+    if above is not None:
+        unrunnable = above[1] * len(shapes)
+    crashed = sum(1 for i in table["items"] if i["when"] == "crash")
+    reach_ = Reach(strength, runnable, len(seen), unrunnable, tuple(_absent_reasons(table)), crashed=crashed)
+    return reach_, cumulative
+
+
+#: the most t-tuples :func:`_above` enumerates (a wider table is measured over what its rows hold)
+ABOVE_LIMIT = 200_000
+
+
+def _above(table: Mapping[str, Any], strength: int, scopes: Sequence[Sequence[int]]) -> tuple[int, int] | None:
+    """For a strength above the table's own (cover mode): (t-tuples no forbidden sub-tuple
+    of the table's strength rules out, of those the ones a value skipped at collection
+    holds).  Constraints that forbid only wider combinations are not seen, so the first
+    number is an upper bound there.  None at or below the table's strength, in full mode,
+    or past :data:`ABOVE_LIMIT` tuples."""
+    s = int(table["strength"])
+    if strength <= s or exhaustive(table["mode"]):
+        return None
+    sizes = [len(a["values"]) for a in table["axes"]]
+    total = 0
+    for scope in scopes:
+        n = 1
+        for a in scope:
+            n *= sizes[a]
+        total += n
+    if total > ABOVE_LIMIT:
+        return None
+    forbidden = {tuple(tuple(c) for c in combo) for combo in table["infeasible"]}
+    absent = {tuple(tuple(c) for c in combo) for combo in table.get("infeasible_absent", [])}
+    ok = gone = 0
+    for scope in scopes:
+        for values in product(*(range(sizes[a]) for a in scope)):
+            cells = list(zip(scope, values))
+            subs = {tuple(sub) for sub in combinations(cells, s)}
+            if subs & forbidden:
+                continue
+            if subs & absent:
+                gone += 1
+            else:
+                ok += 1
+    return ok, gone
 
 
 def run_document(tables: Sequence[Mapping[str, Any]], exitstatus: int) -> dict[str, Any]:

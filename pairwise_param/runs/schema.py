@@ -40,7 +40,8 @@ TABLE::
     "items":       [{"nodeid": ..., "row": 3, "shape": "64",
                      "outcome": "passed" | "failed" | "error" | "skipped" | "xfailed"
                                 | "xpassed" | "not_run",
-                     "when": "setup" | "call" | "teardown" | "",
+                     "when": "setup" | "call" | "teardown" | "crash" | "",
+                                 ("crash": the item crashed its xdist worker; outcome "failed")
                      "signature": "AssertionError: assert <n> == <n>" | null,
                      "reason": "skip reason" | null}]
     "counts":      {"rows": 6, "items": 12, "executed": 10, "passed": 8, "failed": 2,
@@ -116,7 +117,7 @@ _ITEM = {
         "row": _INT,
         "shape": _STR,
         "outcome": {"enum": list(OUTCOMES)},
-        "when": {"enum": ["setup", "call", "teardown", ""]},
+        "when": {"enum": ["setup", "call", "teardown", "crash", ""]},
         "signature": {"type": ["string", "null"]},
         "reason": {"type": ["string", "null"]},
     },

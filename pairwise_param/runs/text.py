@@ -6,13 +6,16 @@ Pure functions of the run file's TABLE entries (:mod:`pairwise_param.runs.schema
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pairwise_param.coverage.types import fails_under
-from pairwise_param.runs.analysis import NOT_SELECTED, natural
+from pairwise_param.coverage.reach import Reach
+from pairwise_param.runs.analysis import NOT_SELECTED, describe, executed_at, natural, reach
 
-__all__ = ["coverage_line", "lost_at_run_time", "render_run", "suspicious_lines", "warning_text"]
+__all__ = [
+    "coverage_line", "lost_at_run_time", "render_run", "run_below", "suspicious_lines", "warning_text",
+]
 
 #: shapes named in one line, then "... N more"
 SHAPES_SHOWN = 5
@@ -24,8 +27,13 @@ def _shape_list(shapes: Sequence[str]) -> str:
     return shown + (f" ... {more} more" if more > 0 else "")
 
 
+#: control characters (ANSI escapes from a test name) are shown escaped, never sent to the terminal
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
 def _name(table: Mapping[str, Any]) -> str:
-    return str(table["test"]) + _table_no(table)
+    name = _CONTROL.sub(lambda m: repr(m.group())[1:-1], str(table["test"]))
+    return name + _table_no(table)
 
 
 def _table_no(table: Mapping[str, Any]) -> str:
@@ -93,7 +101,9 @@ def warning_text(table: Mapping[str, Any]) -> str:
 
 def _verdict_text(g: Mapping[str, Any], t: int, limit: int | None) -> str:
     """What one (shape x signature) group's failures point at, after its head."""
-    t = min(t, g["size"])  # a very wide table: only smaller combinations were searched
+    # a very wide table: only smaller combinations were searched (a version-1 file written
+    # before "size" existed searched up to the strength)
+    t = min(t, g.get("size", t))
     cands = [c["text"] for c in g["candidates"] if c["failing"] == g["failed"]]
     total = g["explaining"]
     if g["verdict"] == "no-passing":
@@ -139,29 +149,110 @@ def suspicious_lines(table: Mapping[str, Any], limit: int | None = 5) -> list[st
 
 
 # -- a run file (`pairwise-param report --run FILE`) ------------------------------------------
-def render_run(doc: dict[str, Any], *, list_limit: int | None = 20, fail_under: float | None = None) -> str:
+def _reaches(table: Mapping[str, Any], strengths: Sequence[int] | None) -> list[Reach | None]:
+    """The table's reach at each of ``strengths`` (None: at its own strength, as the run
+    file states it); None where it has fewer axes or no shape ran."""
+    if strengths is None:
+        return [reach(table)]
+    out: list[Reach | None] = []
+    for t in strengths:
+        got = executed_at(table, t)
+        out.append(None if got is None else got[0])
+    return out
+
+
+def run_below(doc: Mapping[str, Any], fail_under: float, strict: bool = False,
+              strengths: Sequence[int] | None = None) -> list[Mapping[str, Any]]:
+    """The tables of a run the gate fails (:meth:`pairwise_param.coverage.reach.Reach.below`):
+    each at the strength it was built for, or at each of ``strengths`` (``--strength``)."""
+    return [t for t in doc["tables"]
+            if any(r is not None and r.below(fail_under, strict) for r in _reaches(t, strengths))]
+
+
+def _unrunnable_lines(doc: Mapping[str, Any], strict: bool, limit: int | None) -> list[str]:
+    """What could not run here: per table, the tuples only values skipped at collection hold
+    (``limit`` of them listed: 0 lists none)."""
+    out = []
+    for t in doc["tables"]:
+        r = reach(t)
+        if r is not None and r.unrunnable:
+            tail = "counted missing (--strict-platform)" if strict else "--strict-platform counts them missing"
+            line = (f"{_name(t)}: {r.unrunnable} {r.strength}-tuples, skipped at collection "
+                    f"({'; '.join(r.reasons)}); {tail}")
+            if limit != 0:
+                texts = [describe(t["axes"], c) for c in t.get("infeasible_absent", [])]
+                line += f": {_listed(texts, limit)}"
+            out.append(line)
+    for t in doc["tables"]:
+        cov = t["coverage"]
+        idle = cov["shapes_not_run"]
+        if idle and cov["shapes"]:
+            why: dict[str, int] = {}
+            for i in t["items"]:
+                if i["shape"] in idle:
+                    key = i["reason"] or i["outcome"]
+                    why[key] = why.get(key, 0) + 1
+            top = max(why, key=lambda k: why[k]) if why else "?"
+            out.append(f"{_name(t)}: {len(idle)} of {len(idle) + len(cov['shapes'])} shapes not run "
+                       f"({_shape_list(sorted(idle, key=natural))}): {top}")
+    return out
+
+
+def _cells(table: Mapping[str, Any], strengths: Sequence[int] | None, fail_under: float | None,
+           strict: bool) -> str:
+    parts = []
+    picked: Sequence[int | None] = list(strengths) if strengths is not None else [None]
+    for t, r in zip(picked, _reaches(table, strengths)):
+        if r is None:
+            text = "-" if t is None else f"{t}-way n/a"
+        else:
+            text = f"{r.percent(strict):.1f}% ({r.covered}/{r.total(strict)})"
+            if t is not None:
+                text = f"{t}-way {text}"
+            if fail_under is not None and r.below(fail_under, strict):
+                text += " < --fail-under"
+        parts.append(text)
+    return ", ".join(parts)
+
+
+def render_run(doc: dict[str, Any], *, list_limit: int | None = 20, fail_under: float | None = None,
+               strict: bool = False, strengths: Sequence[int] | None = None, show_missing: bool = False,
+               markdown: bool = False) -> str:
     """What a pytest run's ``@pairwise`` rows did (a run file, see :mod:`pairwise_param.runs.schema`):
-    per table rows, items, outcomes and executed coverage, then the lost tuples and the
-    suspicious combinations, in the same words as the plugin's terminal summary."""
+    per table rows, items, outcomes and executed coverage (at ``strengths``, default each
+    table's own), then the lost tuples (every one with ``show_missing``, which also lists
+    the tuples not runnable here), the suspicious combinations, in the same words as the
+    plugin's terminal summary; as a Markdown table and lists with ``markdown``."""
     tables = doc["tables"]
     head = ["TEST", "ROWS", "ITEMS", "RAN", "PASSED", "FAILED", "SKIPPED", "EXECUTED COVERAGE"]
     body = []
     for t in tables:
-        c, cov = t["counts"], t["coverage"]
-        pct = "-" if cov["percent"] is None else f"{cov['percent']:.1f}% ({cov['executed']}/{cov['collected']})"
-        if fail_under is not None and cov["percent"] is not None and fails_under(cov["percent"], fail_under):
-            pct += " < --fail-under"
-        name = _name(t)
+        c = t["counts"]
         failed = c["failed"] + c["error"]
-        body.append([name, str(c["rows"]), str(c["items"]), str(c["executed"]), str(c["passed"]), str(failed),
-                     str(c["skipped"]), pct])
+        body.append([_name(t), str(c["rows"]), str(c["items"]), str(c["executed"]), str(c["passed"]), str(failed),
+                     str(c["skipped"]), _cells(t, strengths, fail_under, strict)])
+    limit = None if show_missing else list_limit
+    title = f"pairwise-param run: {len(tables)} table{'s' if len(tables) != 1 else ''}, pytest exit status {doc['exitstatus']}"
+    sections = [
+        ("executed coverage below the collected table:",
+         [line for t in tables if (line := coverage_line(t, limit)) is not None]),
+        ("not runnable here:", _unrunnable_lines(doc, strict, None if show_missing else 0)),
+        ("suspicious combinations (held by failing items, by no passing item):",
+         [line for t in tables for line in suspicious_lines(t, limit)]),
+    ]
+    if markdown:
+        esc = [[cell.replace("|", "\\|") for cell in row] for row in [head, *body]]
+        lines = [f"### {title}", "", "| " + " | ".join(esc[0]) + " |",
+                 "|---|" + "--:|" * (len(head) - 2) + "---|"]
+        lines += ["| " + " | ".join(row) + " |" for row in esc[1:]]
+        for heading, items in sections:
+            if items:
+                lines += ["", f"**{heading}**", "", *(f"- {item.replace('|', chr(92) + '|')}" for item in items)]
+        return "\n".join(lines) + "\n"
     widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
-    lines = [f"pairwise-param run: {len(tables)} table{'s' if len(tables) != 1 else ''}, pytest exit status {doc['exitstatus']}"]
+    lines = [title]
     lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in [head, *body]]
-    lost = [line for t in tables if (line := coverage_line(t, list_limit)) is not None]
-    if lost:
-        lines += ["", "executed coverage below the collected table:", *lost]
-    found = [line for t in tables for line in suspicious_lines(t, list_limit)]
-    if found:
-        lines += ["", "suspicious combinations (held by failing items, by no passing item):", *found]
+    for heading, items in sections:
+        if items:
+            lines += ["", heading, *items]
     return "\n".join(lines) + "\n"

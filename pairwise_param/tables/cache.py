@@ -114,7 +114,9 @@ class TableCache:
         }
         entry["digest"] = _digest(key, table)
         assert self.store is not None
-        with contextlib.suppress(OSError):  # a read-only or full disk must not break collection
+        # a read-only or full disk must not break collection, nor pytest's "could not create
+        # cache path" warning turned into an exception by -W error
+        with contextlib.suppress(OSError, Warning):
             self.store.set(_PREFIX + key, entry)
 
     def _load(self, key: str, model: Model) -> Table | None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from pairwise_param.model import Model
 
-__all__ = ["COUNT_LIMIT", "Count", "feasible_count", "full_rows"]
+__all__ = ["COUNT_LIMIT", "Count", "big_int_text", "feasible_count", "full_rows", "reduction_text"]
 
 #: Work bound (state transitions) of the exact count of one constrained
 #: component.  Counting is exact by dynamic programming over the "frontier"
@@ -143,3 +143,28 @@ def feasible_count(model: Model) -> Count:
     return Count(total, exact)
 
 
+
+
+def big_int_text(n: int) -> str:
+    """``324``, or ``2.04e+903`` past 18 digits: integer arithmetic only, so a full
+    product past float's 1.8e308 (2^3000) prints instead of raising ``OverflowError``."""
+    digits = str(n)
+    if len(digits) <= 18:
+        return digits
+    head = int(digits[:4]) + (1 if digits[4] >= "5" else 0)  # 3 significant digits, rounded
+    exp = len(digits) - 1
+    if head >= 10000:
+        head, exp = head // 10, exp + 1
+    text = str(head)
+    return f"{text[0]}.{text[1:3]}e+{exp}"
+
+
+def reduction_text(full: int, rows: int) -> str:
+    """``25.2x``: ``full / rows`` to one decimal, in integer arithmetic (any size of
+    ``full``; past 18 digits as ``1.23e+400x``); ``-`` for no rows."""
+    if rows <= 0:
+        return "-"
+    tenths = (full * 10 + rows // 2) // rows
+    if tenths >= 10**18:
+        return big_int_text(tenths // 10) + "x"
+    return f"{tenths // 10}.{tenths % 10}x"
