@@ -254,6 +254,9 @@ def build_parser() -> argparse.ArgumentParser:
     loc.add_argument("--budget", type=_nonneg, default=20, metavar="N", help="extra cases at most (default 20)")
     loc.add_argument("--run", default=None, metavar="FILE",
                      help="the run to start from (a --pairwise-report file; default: pytest's cache)")
+    loc.add_argument("--timeout", type=float, default=600.0, metavar="S",
+                     help="seconds each round's pytest run may take (default 600); past it the run is killed "
+                     "and localize says what stays unknown")
     loc.add_argument("--keep", default=None, metavar="DIR",
                      help="keep each round's request and report files in DIR (default: a temporary directory)")
 
@@ -344,7 +347,8 @@ def _localize(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err
 
     _check_paths(args.paths)
     try:
-        return localize(args.paths, pytest_args, args.budget, args.run, out, err, args.keep)
+        return localize(args.paths, pytest_args, args.budget, args.run, out, err, args.keep,
+                        args.timeout if args.timeout > 0 else None)
     except LocalizeError as exc:
         raise _UsageError(str(exc)) from None
 
