@@ -67,6 +67,8 @@ class Conversion:
     converted: dict[str, list[str]] = field(default_factory=dict)  # test name -> axes
     skipped: dict[str, str] = field(default_factory=dict)  # test name -> why not
     notes: dict[str, str] = field(default_factory=dict)  # converted test -> what stayed, what changed
+    #: converted test -> its one-value axes that went into the table (no option: they keep the ids)
+    riding: dict[str, list[str]] = field(default_factory=dict)
     new_bytes: bytes = b""
     encoding: str = "utf-8"
 
@@ -198,7 +200,37 @@ def _value_of(cst: Any, node: Any) -> Any:
             return _Case(text)
     if isinstance(node, (cst.Name, cst.Attribute)):
         return _Named(text)
-    return _Case(text)
+    number = _arithmetic(text)
+    if number is not None:
+        return number
+    return (_Case(text),)  # a call or an expression: not a plain option value
+
+
+def _arithmetic(text: str) -> int | float | None:
+    """``2048 + 16``, ``1 << 10``, ``2**20``: ints and floats under + - * // / ** << (else None)."""
+    import operator
+
+    ops: dict[type, Any] = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+                            ast.FloorDiv: operator.floordiv, ast.Div: operator.truediv, ast.Pow: operator.pow,
+                            ast.LShift: operator.lshift}
+
+    def ev(n: ast.AST) -> Any:
+        if isinstance(n, ast.Constant) and type(n.value) in (int, float):
+            return n.value
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
+            return -ev(n.operand)
+        if isinstance(n, ast.BinOp) and type(n.op) in ops:
+            left, right = ev(n.left), ev(n.right)
+            if isinstance(n.op, (ast.Pow, ast.LShift)) and abs(right) > 64:
+                raise ValueError("too large")
+            return ops[type(n.op)](left, right)
+        raise ValueError("not arithmetic")
+
+    try:
+        value = ev(ast.parse(text, mode="eval").body)
+    except (ValueError, SyntaxError, ZeroDivisionError, TypeError, RecursionError):
+        return None
+    return value if isinstance(value, (int, float)) else None
 
 
 def _identity(v: Any) -> Any:
@@ -475,6 +507,9 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
                 elif i not in drop:
                     new_decs.append(dec)
             result.converted[test_name] = [",".join(p.names) for p in params]
+            singles = [",".join(p.names) for p, k, _ in marks if p is not None and k == "single" and any(p is q for q in params)]
+            if singles:
+                result.riding[test_name] = singles
             if kept:
                 result.notes[test_name] = kept
             elif reorder and chosen != set(choose(keyed)):
