@@ -143,28 +143,43 @@ class Group:
             left -= held[best]
         return chosen
 
+    def _confirmed(self, c: Combination, rivals: Sequence[Combination] = ()) -> bool:
+        """A follow-up row that holds ``c`` and none of ``rivals`` failed with this signature."""
+        def holds(r: tuple[int, ...], x: Combination) -> bool:
+            return all(r[a] == v for a, v in x)
+
+        return any(holds(r, c) and not any(holds(r, o) for o in rivals) for r in self.extra_failing)
+
     def answer(self) -> tuple[str, list[Combination]]:
-        """``("found", [c])``, ``("union", [c1, c2, ...])`` (every failing row holds one,
-        no rival candidate holds the same rows), ``("unconfirmed", [c])`` (a partial
-        run's single candidate no follow-up row has failed with yet), ``("ambiguous",
-        candidates)`` or ``("unexplained", candidates)``."""
+        """``("found", [c])``; ``("union", [c1, c2, ...])``: several independent causes,
+        every failing row holds one, no rival candidate holds the same rows, no axis has
+        every value among them (that would say "whatever the axis is") and each cause is
+        confirmed by a follow-up row holding it alone; ``("unconfirmed", [c])``: a partial
+        run's single candidate no follow-up row has failed with yet; ``("ambiguous",
+        candidates)`` or ``("unexplained", candidates)`` (a union still to confirm first)."""
         v = self.verdict()
         cands = self.explaining()
         if v.explaining == 1 and len(cands) == 1:
             c = cands[0]
-            if self.partial and not any(all(r[a] == x for a, x in c) for r in self.extra_failing):
+            if self.partial and not self._confirmed(c):
                 return "unconfirmed", [c]
             return "found", [c]
         if v.explaining > 1:
             return "ambiguous", cands
         union = self.union()
-        if union is not None:
+        if union is not None and len(union) > 1:
             held = {c.combination: self._held(c.combination) for c in v.candidates}
             rivals = any(held[o] == held[c] for c in union for o in held if o != c)
-            if not rivals:
-                return "union", union
+            singles = [c[0] for c in union if len(c) == 1]
+            whole_axis = any(
+                {x for a, x in singles if a == axis} == set(range(len(self.axes[axis]["values"])))
+                for axis in {a for a, _ in singles}
+            )
+            if not rivals and not whole_axis:
+                if all(self._confirmed(c, [o for o in union if o != c]) for c in union):
+                    return "union", union
+                return "unexplained", union + [c for c in cands if c not in union]
         return "unexplained", cands
-
 
 def groups(doc: Mapping[str, Any]) -> list[Group]:
     """The failure groups of a run document, in document order (tables, then

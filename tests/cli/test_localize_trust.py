@@ -140,4 +140,17 @@ def test_union_answer_of_a_group() -> None:
     rows_fail = [(1, 0, 0), (0, 2, 1), (1, 1, 2), (2, 2, 0)]
     rows_pass = [(0, 0, 0), (0, 1, 1), (2, 0, 1), (2, 1, 2), (0, 0, 2), (2, 0, 2)]
     g = Group("t::t", 0, "", "E", 1, axes, failing=rows_fail, passing=rows_pass)
+    kind, cands = g.answer()  # a union, but not confirmed by follow-up rows yet: asked first
+    assert kind == "unexplained" and cands[:2] == [((0, 1),), ((1, 2),)]
+    g.add((1, 0, 1), "failed", "E", "t::t[f1]")  # x=b alone (y is not c): fails
+    assert g.answer()[0] == "unexplained"
+    g.add((0, 2, 2), "failed", "E", "t::t[f2]")  # y=c alone
     assert g.answer() == ("union", [((0, 1),), ((1, 2),)])
+
+
+def test_a_union_of_every_value_of_an_axis_is_no_answer() -> None:
+    axes = [{"name": n, "names": [n], "values": ["a", "b"], "reprs": []} for n in "xy"]
+    g = Group("t::t", 0, "", "E", 2, axes, failing=[(0, 0), (1, 1), (0, 1), (1, 0)], passing=[])
+    for row in [(0, 0), (1, 1)]:
+        g.add(row, "failed", "E", "t::t[f]")
+    assert g.answer()[0] == "unexplained"  # "fails whatever x is" is not two causes
