@@ -30,12 +30,12 @@ class Verdict:
     reason: str
 
 
-def audit_verdict(argnames: list[str], rows: list[tuple[Any, ...]]) -> Verdict:
+def audit_verdict(argnames: list[str], rows: list[tuple[Any, ...]], ids: bool = False) -> Verdict:
     """The audit's case-table / option-table rule on one table (values are static
-    stand-ins, :mod:`benchmarks.corpus.static`)."""
+    stand-ins, :mod:`benchmarks.corpus.static`); ``ids``: the decorator passes ``ids=``."""
     from pairwise_param.report.classify import classify  # <- re-point here when it moves
 
-    v = classify(argnames, rows)
+    v = classify(argnames, rows, ids=ids)
     kind = getattr(v, "kind", "option")
     if kind not in KINDS:  # a future rule may say more; anything else counts as unsure
         kind = "uncertain"

@@ -39,6 +39,9 @@ def test_wvsplitk(n, k, m, dtype, padded_a, padded_b, bias_mode, xnorm):
     assert k % 8 == 0
 
 
+# six rows of 24 with an int column read as a list of cases OR a covering table: the audit
+# calls such a list "uncertain" and leaves it out of the gate; this mark says "options"
+@pytest.mark.pairwise_options("dtype,padded_a,bias_mode,xnorm")
 @pytest.mark.parametrize("dtype,padded_a,bias_mode,xnorm", WVSPLITKRC_OPTIONS)
 @pytest.mark.parametrize("n", [13, 32, 128])
 @pytest.mark.parametrize("k", [2880, 3072])

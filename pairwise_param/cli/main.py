@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -188,6 +189,13 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--grouped", action="append", default=[], metavar="NAMES",
                      help='a multi-name parametrize (e.g. "x,expected") that is one grouped axis, '
                      "never an option table (repeatable)")
+    counting = rep.add_mutually_exclusive_group()
+    counting.add_argument("--from-marks", dest="counting", action="store_const", const="marks", default="items",
+                          help="count each test function's parametrize rows from its marks instead of building "
+                          "one pytest item per row: time and memory follow the test functions (a selection of "
+                          "rows by -k/-m or a hook is reported as not honoured; docs/cli.md)")
+    counting.add_argument("--expand-items", dest="counting", action="store_const", const="items",
+                          help="let pytest build one item per row, as a test run does (the default)")
     rep.add_argument("--include-unparametrized", action="store_true",
                      help="list tests without parameters too (1 -> 1)")
     prog = rep.add_mutually_exclusive_group()
@@ -201,6 +209,12 @@ def build_parser() -> argparse.ArgumentParser:
                      "coverage, lost tuples and suspicious combinations, from the file of "
                      "`pytest --pairwise-report=FILE` (or a .pytest_cache directory: its last run); "
                      "--fail-under then gates on executed coverage")
+    rep.add_argument("--history", metavar="PATH", nargs="?", const="",
+                     help="instead of collecting, show per table the accumulated coverage at t, t+1 and t+2 "
+                     "of the tables `pytest --pairwise-rotate` ran, and how many more runs reach 100%% at "
+                     "t+1, from the history file PATH (default: the one in .pytest_cache)")
+    rep.add_argument("--last", type=int, default=None, metavar="N",
+                     help="with --history: only the last N runs of each table")
 
     chk = sub.add_parser(
         "check",
@@ -390,7 +404,8 @@ def _collect(args: argparse.Namespace, pytest_args: list[str], err: TextIO, show
     from pairwise_param.report import collect
     from pairwise_param.report.collect import conftest_error
 
-    collection = collect(args.paths, pytest_args, progress=err if show_progress else None)
+    collection = collect(args.paths, pytest_args, progress=err if show_progress else None,
+                         from_marks=getattr(args, "counting", "items") == "marks")
     code = collection.pytest_exit
     broken = conftest_error(collection.output) if code == 4 else None
     if broken is not None:  # a conftest that raised: a collection error (exit 3), not a usage error
@@ -523,11 +538,33 @@ def _report_run(args: argparse.Namespace, out: TextIO) -> int:
     return ExitCode.COVERAGE_BELOW if below else ExitCode.OK
 
 
+def _report_history(args: argparse.Namespace, out: TextIO) -> int:
+    """``report --history PATH``: the accumulated coverage of the rotated tables."""
+    from pairwise_param.runs import history
+
+    if args.paths:
+        raise _UsageError("--history PATH reads the history file; give no test PATH")
+    if args.last is not None and args.last < 1:
+        raise _UsageError(f"--last {args.last}: give a number of runs >= 1")
+    path = Path(args.history) if args.history else history.DEFAULT_PATH
+    got, problem = history.read(path)
+    if got is None:
+        raise _UsageError(f"--history: {problem}")
+    if args.format == "json":
+        doc = [dataclasses.asdict(history.progress(got.tables[k], args.last)) for k in sorted(got.tables)]
+        out.write(json.dumps({"last": args.last, "tables": doc}, indent=2) + "\n")
+    else:
+        out.write(history.render(got, args.last, markdown=args.format == "markdown"))
+    return ExitCode.OK
+
+
 def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: TextIO) -> int:
     from pairwise_param.cli import formats
 
     if args.run is not None:
         return _report_run(args, out)
+    if args.history is not None:
+        return _report_history(args, out)
     if args.print_schema:
         from pairwise_param.report.schema import REPORT_SCHEMA
 

@@ -13,6 +13,19 @@
    equal budget and lost everywhere, e.g. 4^1 3^39 2^35: 22 vs 21 rows, 3^13:
    16 vs 15; it was removed in engine version 3.)
 
+3. Under constraints (engine version 5): a move whose cell change would
+   break an exclusion is not dropped but repaired: the other cells of the
+   axes linked to the written ones by constraints are re-chosen, keeping their
+   values where they can (:func:`_repaired`), and the whole change is scored
+   at once on the counters (:meth:`_State.delta_many`).  The search thus walks
+   the feasible space only, as CASA (Garvin, Cohen and Dwyer, "Evaluating
+   improvements to a meta-heuristic search for constrained interaction
+   testing", Empirical Software Engineering 16, 2011) and TCA / FastCA (Lin,
+   Luo, Cai et al., ASE 2015 / ICSE 2019) do, with the constraint check
+   incremental: only the linked axes of a change are looked at.  Before it,
+   a missing tuple whose every one-cell placement broke a rule could not be
+   placed at all, so effort 1 gave exactly the quick rows on constrained models.
+
 The budget is counted in work units (one unit = one coverage counter looked
 at, plus a fixed charge per move), never seconds, so the output is a pure
 function of (model, rows, budget, seed) while each effort level costs about
@@ -40,6 +53,14 @@ __all__ = ["Improved", "improve", "remove_redundant", "search"]
 #: Work units charged per move on top of the counters it reads (the Python
 #: overhead of picking the tuple and the candidate rows).
 MOVE_OVERHEAD = 60
+
+#: Tabu tenure (moves a changed cell stays frozen): unconstrained models, and
+#: constrained ones, whose repair moves change several linked cells at once and
+#: cycle back sooner (measured on the constrained t=3 set of
+#: benchmarks/constrained_models.py: tenure 2 / 4 / 6 / 10 gave 430 / 424 / 425 /
+#: 425 quick rows in all, 416 / 411 / 412 / 415 at effort 1).
+TENURE = 2
+CONSTRAINED_TENURE = 4
 
 #: Repair moves between two progress reports (``search(on_progress=...)``).
 PROGRESS_MOVES = 256
@@ -170,6 +191,38 @@ class _State:
             if counts[g + v * wa] == 0:
                 d -= 1
         return d
+
+    def delta_many(self, r: int, changes: list[tuple[int, int]]) -> tuple[int, int]:
+        """(change of the missing count, counters read) if the cells ``changes``
+        of row ``r`` took their new values at once (read only).  Each scope
+        touching a changed axis loses its old tuple and gains its new one; a
+        scope touching two changed axes is counted once (scopes have disjoint
+        counter ranges, so its base ``g`` names it)."""
+        row = self.rows[r]
+        new = list(row)
+        for a, v in changes:
+            new[a] = v
+        counts, cov = self.counts, self.cov
+        seen: set[int] | None = set() if len(changes) > 1 else None
+        d = reads = 0
+        for a, _ in changes:
+            for g, wa, others in self.adj[a]:
+                if seen is not None:
+                    if g in seen:
+                        continue
+                    seen.add(g)
+                i = g + row[a] * wa
+                j = g + new[a] * wa
+                for b, wb in others:
+                    i += row[b] * wb
+                    j += new[b] * wb
+                reads += 1
+                if i != j:
+                    if counts[i] == 1:
+                        d += 1
+                    if counts[j] == 0 and cov[j]:
+                        d -= 1
+        return d, reads
 
     def near(self, scope: tuple[int, ...], vals: tuple[int, ...]) -> list[int]:
         """Rows agreeing with all but one cell of the tuple."""
@@ -407,7 +460,7 @@ def search(
     lower_bound: int = 1,
     stall: int = 0,
     sample: int = 1000,
-    tenure: int = 2,
+    tenure: int | None = None,
     patience: int = 100_000,
     on_progress: Callable[[Progress], None] | None = None,
     interruptible: bool = False,
@@ -415,7 +468,9 @@ def search(
     """Row elimination within ``budget`` work units.
 
     Up to ``sample`` candidate rows are tried per move; the best move whose
-    cells were not changed in the last ``tenure`` moves is always taken.  An
+    cells were not changed in the last ``tenure`` moves is always taken
+    (``tenure=None``: :data:`TENURE`, or :data:`CONSTRAINED_TENURE` on a
+    constrained model).  An
     attempt that finds no new best for ``patience`` moves is abandoned: the
     search restarts from the best array, dropping the next row in the order of
     fewest tuples covered alone.  The whole search ends after ``stall`` work
@@ -443,7 +498,10 @@ def search(
         return Improved(best, work, work)
     rng = random.Random(seed)
     fixed = [[x is not None for x in inc] for inc in include]
-    ctx = _Context(req, feas, state.deg, state.eval_cost or 0, locked, fixed, sample, tenure, pairs)
+    linked = _linked(feas, len(req.sizes)) if req.constrained else ()
+    if tenure is None:
+        tenure = CONSTRAINED_TENURE if req.constrained else TENURE
+    ctx = _Context(req, feas, state.deg, state.eval_cost or 0, locked, fixed, sample, tenure, pairs, linked)
     # Dropping a row updates its counters; the pair state also recounts its bitsets.
     drop_cost = 2 * len(req.scopes) + (2 * sum(req.totals) if pairs else 0)
     attempt = 0
@@ -497,6 +555,54 @@ class _Context:
     sample: int
     tenure: int
     pairs: bool
+    #: linked[a]: the other axes of a's constraint component (() when unconstrained)
+    linked: tuple[tuple[int, ...], ...] = ()
+
+
+def _linked(feas: Feasibility, n: int) -> tuple[tuple[int, ...], ...]:
+    out: list[tuple[int, ...]] = [()] * n
+    for comp in feas.components:
+        for a in comp:
+            out[a] = tuple(b for b in comp if b != a)
+    return tuple(out)
+
+
+#: Work units of one repair: per exclusion looked at, per freed cell.
+REPAIR_UNIT = 4
+
+
+def _repaired(ctx: _Context, r: int, row: list[int], writes: dict[int, int]) -> tuple[list[tuple[int, int]] | None, int]:
+    """The cell changes that write ``writes`` into ``row`` (row ``r``) and keep it
+    valid: the other cells of the axes linked to the written ones by constraints
+    are re-chosen, each keeping its current value when it can
+    (:meth:`Feasibility.complete` with the row as preference), so a tuple that
+    breaks an exclusion in this row can still be placed by changing the cells
+    that forbid it (the repair moves of constrained local search, as CASA and
+    TCA / FastCA do over the feasible space).  Cells of an include row's given
+    values never change.  Returns (changes or None when impossible, work units)."""
+    partial: list[int | None] = list(row)
+    for a, v in writes.items():
+        partial[a] = v
+    free = []
+    for a in writes:
+        for b in ctx.linked[a]:
+            if b not in writes and partial[b] is not None and not (r < ctx.locked and ctx.fixed[r][b]):
+                partial[b] = None
+                free.append(b)
+    cost = REPAIR_UNIT * len(ctx.feas.exclusions) * (1 + len(free))
+    if not free or not ctx.feas.completable(partial):
+        return None, cost
+    full = ctx.feas.complete(partial, prefer=row)
+    if full is None:
+        return None, cost
+    return [(a, full[a]) for a in range(len(row)) if full[a] != row[a]], cost
+
+
+def _trial(ctx: _Context, state: _State, r: int, changes: list[tuple[int, int]]) -> tuple[int, int]:
+    """(change of the missing count, work units) of writing ``changes`` into row
+    ``r`` (:meth:`_State.delta_many`, read only)."""
+    d, reads = state.delta_many(r, changes)
+    return d, 4 * reads
 
 
 def _repair(
@@ -561,8 +667,10 @@ def _pair_move(
     feas = ctx.feas
     best_d = None
     best_r = best_c = -1
+    best_fix: list[tuple[int, int]] | None = None
     ties = 0
     cnt = 0
+    extra = 0
     while m:
         low = m & -m
         m ^= low
@@ -577,24 +685,37 @@ def _pair_move(
             continue
         if tenure and step - changed.get(r * n_axes + c, -tenure) < tenure:
             continue
-        R = rmask[r]
-        dd = (one[c][row[c]] & R).bit_count() - (zero[c][v] & R).bit_count()
+        fix = None
         if constrained:
             x = row[c]
             row[c] = v
             bad = feas.violates(row) is not None
             row[c] = x
             if bad:
-                continue
+                fix, spent = _repaired(ctx, r, row, {c: v})
+                extra += spent
+                if fix is None:
+                    continue
+                dd, spent = _trial(ctx, state, r, fix)
+                extra += spent
+        if fix is None:
+            R = rmask[r]
+            dd = (one[c][row[c]] & R).bit_count() - (zero[c][v] & R).bit_count()
         if best_d is None or dd < best_d:
-            best_d, best_r, best_c, ties = dd, r, c, 1
+            best_d, best_r, best_c, best_fix, ties = dd, r, c, fix, 1
         elif dd == best_d:
             ties += 1
             if rng.randrange(ties) == 0:
-                best_r, best_c = r, c
-    work = MOVE_OVERHEAD + cnt * (1 + ctx.eval_cost)
+                best_r, best_c, best_fix = r, c, fix
+    work = MOVE_OVERHEAD + cnt * (1 + ctx.eval_cost) + extra
     if best_d is None:
         return work, False
+    if best_fix is not None:
+        for a, v in best_fix:
+            work += ctx.deg[a]
+            state.set_cell(best_r, a, v)
+        changed[best_r * n_axes + best_c] = step
+        return work, True
     work += ctx.deg[best_c]
     state.set_cell(best_r, best_c, x0 if best_c == a0 else y0)
     changed[best_r * n_axes + best_c] = step
@@ -624,6 +745,7 @@ def _generic_move(
     pool: list[int] | range = near if near else range(len(rows_))
     best_d = None
     best_r = -1
+    best_fix: list[tuple[int, int]] | None = None
     ties = 0
     picks = pool if len(pool) <= sample else [pool[rng.randrange(len(pool))] for _ in range(sample)]
     for r in picks:
@@ -633,6 +755,7 @@ def _generic_move(
             continue
         if tenure and any(step - changed.get(r * n_axes + a, -tenure) < tenure for a, _ in diffs):
             continue
+        bad = False
         if len(diffs) == 1:
             a, v = diffs[0]
             work += ctx.eval_cost if ctx.pairs else deg[a] * len(scope)
@@ -640,9 +763,17 @@ def _generic_move(
             if constrained:
                 x = row[a]
                 row[a] = v
-                if feas.violates(row) is not None:
-                    d = None
+                bad = feas.violates(row) is not None
                 row[a] = x
+        elif constrained:
+            d, reads = state.delta_many(r, diffs)
+            work += 4 * reads
+            old = [(a, row[a]) for a, _ in diffs]
+            for a, v in diffs:
+                row[a] = v
+            bad = feas.violates(row) is not None
+            for a, v in old:
+                row[a] = v
         else:
             before = len(state.missing)
             old = [(a, row[a]) for a, _ in diffs]
@@ -650,21 +781,35 @@ def _generic_move(
                 work += 2 * deg[a] * len(scope)
                 state.set_cell(r, a, v)
             d = len(state.missing) - before
-            if constrained and feas.violates(row) is not None:
-                d = None
+            bad = False
             for a, v in old:
                 state.set_cell(r, a, v)
+        fix = None
+        if bad:
+            fix, spent = _repaired(ctx, r, row, dict(diffs))
+            work += spent
+            if fix is None:
+                continue
+            d, spent = _trial(ctx, state, r, fix)
+            work += spent * len(scope)
         if d is None:
             continue
         if best_d is None or d < best_d:
-            best_d, best_r, ties = d, r, 1
+            best_d, best_r, best_fix, ties = d, r, fix, 1
         elif d == best_d:
             ties += 1
             if rng.randrange(ties) == 0:
-                best_r = r
+                best_r, best_fix = r, fix
     if best_d is None:
         return work, False
     row = rows_[best_r]
+    if best_fix is not None:
+        for a, v in best_fix:
+            work += deg[a]
+            state.set_cell(best_r, a, v)
+        for a, v in zip(scope, vals):
+            changed[best_r * n_axes + a] = step
+        return work, True
     for a, v in zip(scope, vals):
         if row[a] != v:
             work += deg[a]

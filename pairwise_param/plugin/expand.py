@@ -305,10 +305,13 @@ def expand(
     settings: modes.Settings,
     tables: TableCache,
     extra: dict[str, list[dict[str, Any]]] | None = None,
+    rows_for: Any = None,
 ) -> tuple[list[Plan], list[Record]]:
     """The parametrize plans of a test's ``pairwise`` marks, and what each produced.
     ``extra`` (``--pairwise-extra-rows``: test -> follow-up requests of
-    :mod:`pairwise_param.runs.localize`) replaces a table's rows by the rows asked for.
+    :mod:`pairwise_param.runs.localize`) replaces a table's rows by the rows asked for;
+    ``rows_for`` (``--pairwise-rotate`` / ``--pairwise-replay``: an object of
+    :mod:`pairwise_param.plugin.rotation`) picks the rows a cover table runs this time.
     Raises a :class:`~pairwise_param.errors.PairwiseError` naming the test."""
     nodeid = metafunc.definition.nodeid
     if settings.env_error:
@@ -332,6 +335,8 @@ def expand(
         else:
             model, original, absent = model_for(spec, nodeid, strength, mode)
             table = tables.get(model, mode, spec.effort, spec.seed)
+            if rows_for is not None:
+                table = rows_for.table_for(nodeid, index, model, table)
             shapes: list[set[str]] = []
             if asked:
                 table, shapes = _follow_up(model, table, asked)

@@ -49,13 +49,14 @@ if TYPE_CHECKING:
 _STATE = pytest.StashKey["_State"]()
 _WORKER_KEY = "pairwise_param"
 _RUN_KEY = "pairwise_param.run"
+_ROTATION_KEY = "pairwise_param.rotation"
 
 
 class _State:
     """The session's state (a plain class: a dataclass costs about a millisecond
     to define, in every pytest run)."""
 
-    __slots__ = ("extra", "records", "results", "run", "settings", "summary", "tables", "use_disk")
+    __slots__ = ("extra", "records", "results", "rows_for", "run", "settings", "summary", "tables", "use_disk")
 
     def __init__(self, settings: modes.Settings, use_disk: bool) -> None:
         self.settings = settings
@@ -66,6 +67,7 @@ class _State:
         self.extra: dict[str, list[dict[str, Any]]] | None = None  # --pairwise-extra-rows: test -> requests
         self.run: Any = None  # pairwise_param.plugin.outcomes.Run: tables and what their items did
         self.results: list[dict[str, Any]] | None = None  # the analysed tables, at session end
+        self.rows_for: Any = None  # plugin.rotation.Rotation / Replay: --pairwise-rotate / --pairwise-replay
 
     def tables_for(self, config: pytest.Config) -> Any:
         """The session's table cache, created on first use (it imports the engine's side)."""
@@ -136,7 +138,36 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="run only the follow-up rows FILE asks for (written by `pairwise-param localize`); "
         "every other item is deselected.",
     )
+    group.addoption(
+        "--pairwise-rotate",
+        dest="pairwise_rotate",
+        action="store_true",
+        default=None,
+        help="rotate each cover table: still every t-tuple, at most 1.1x the rows, chosen to cover the "
+        "(t+1)- and (t+2)-tuples the earlier runs in the history did not. "
+        f"Env: {modes.ENV_ROTATE}; ini: pairwise_rotate.",
+    )
+    group.addoption(
+        "--pairwise-history",
+        dest="pairwise_history",
+        default=None,
+        metavar="PATH",
+        help="the history of the tables that ran, read and written by --pairwise-rotate (default: "
+        f"in pytest's cache directory; CI keeps PATH as an artifact). Env: {modes.ENV_HISTORY}; "
+        "ini: pairwise_history.",
+    )
+    group.addoption(
+        "--pairwise-replay",
+        dest="pairwise_replay",
+        default=None,
+        metavar="RUNFILE",
+        help="run exactly the rows each table ran in a past run: RUNFILE is a --pairwise-report "
+        "file, or 'last' (the last run, from pytest's cache).",
+    )
     parser.addini("pairwise_mode", "pairwise-param mode: cover (default) or full", default="")
+    parser.addini("pairwise_rotate", "pairwise-param: rotate cover tables against the history (true/false)",
+                  default="")
+    parser.addini("pairwise_history", "pairwise-param: the history file of --pairwise-rotate", default="")
     parser.addini("pairwise_empty_axis", "pairwise-param: a table with an empty axis: skip (default) or error",
                   default="")
     parser.addini("pairwise_ids", "pairwise-param test id style: readable (default) or pytest", default="")
@@ -209,6 +240,10 @@ def pytest_configure(config: pytest.Config) -> None:
             ini_empty_axis=_ini_text(config, "pairwise_empty_axis"),
             flag_ids=config.getoption("pairwise_ids"),
             ini_ids=_ini_text(config, "pairwise_ids"),
+            flag_rotate=config.getoption("pairwise_rotate"),
+            ini_rotate=_ini_text(config, "pairwise_rotate"),
+            flag_history=config.getoption("pairwise_history"),
+            ini_history=_ini_text(config, "pairwise_history"),
         )
     except modes.ModeError as exc:
         raise pytest.UsageError(f"pairwise-param: {exc}") from None
@@ -225,6 +260,39 @@ def pytest_configure(config: pytest.Config) -> None:
         from pairwise_param.plugin.followup import read_requests
 
         state.extra = read_requests(extra)
+    _rows_for(config, state)
+
+
+def _rows_for(config: pytest.Config, state: _State) -> None:
+    """``--pairwise-replay`` (wins) or ``--pairwise-rotate``: read what picks the rows,
+    here at configure, so the controller and every xdist worker read the same file."""
+    replay = config.getoption("pairwise_replay")
+    if replay is not None:
+        from pairwise_param.plugin.rotation import read_replay
+
+        try:
+            state.rows_for = read_replay(str(replay), getattr(config, "cache", None))
+        except ValueError as exc:
+            raise pytest.UsageError(f"pairwise-param: {exc}") from None
+        return
+    if not state.settings.rotate:
+        return
+    from pathlib import Path
+
+    from pairwise_param.plugin.rotation import Rotation, default_history_path
+
+    named = state.settings.history
+    path = Path(named) if named else default_history_path(getattr(config, "cache", None))
+    if path is not None and not path.is_absolute():
+        path = Path(str(config.invocation_params.dir)) / path
+    rerun = any(config.getoption(name, False) for name in ("lf", "failedfirst", "stepwise"))
+    state.rows_for = rotation = Rotation.open(path, rerun)
+    if rotation.problem and getattr(config, "workerinput", None) is None:
+        from pairwise_param.errors import PairwiseWarning
+
+        config.issue_config_time_warning(
+            PairwiseWarning(f"--pairwise-rotate: {rotation.problem}; this run uses the fixed tables"), stacklevel=2
+        )
 
 
 @pytest.fixture(name=PLUGIN_FIXTURE)
@@ -277,7 +345,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     message = None
     try:
         plans, records = expand(
-            metafunc, marks, state.settings, state.tables_for(metafunc.config), state.extra
+            metafunc, marks, state.settings, state.tables_for(metafunc.config), state.extra, state.rows_for
         )
         if records:  # none: an empty axis made the test one skipped item (no table)
             state.records[metafunc.definition.nodeid] = records
@@ -358,11 +426,29 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             workeroutput[_WORKER_KEY] = state.summary
         if state.run is not None and state.run.tracked:
             workeroutput[_RUN_KEY] = state.run.export()
+        if getattr(state.rows_for, "coverable", None):
+            workeroutput[_ROTATION_KEY] = state.rows_for.coverable
         return
     if state.run is not None and state.run.payloads and not session.config.getoption("collectonly", False):
         state.results = state.run.finish(session.config, int(exitstatus))
+        _record_history(session.config, state)
         if state.run.raised and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED  # -W error::...PairwiseWarning asked for it
+
+
+def _record_history(config: pytest.Config, state: _State) -> None:
+    """``--pairwise-rotate``: add this run's tables to the history (controller only;
+    not for a --lf / replay / follow-up run)."""
+    rotation = state.rows_for
+    if rotation is None or not hasattr(rotation, "record") or state.extra is not None or not state.results:
+        return
+    problem = rotation.record(state.results)
+    if problem:
+        import warnings
+
+        from pairwise_param.errors import PairwiseWarning
+
+        warnings.warn(PairwiseWarning(f"--pairwise-rotate: {problem}"), stacklevel=1)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -373,6 +459,9 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
     summary = output.get(_WORKER_KEY)
     if state is not None and summary is not None and state.summary is None:
         state.summary = summary
+    coverable = output.get(_ROTATION_KEY)
+    if state is not None and coverable and getattr(state.rows_for, "coverable", None) is not None:
+        state.rows_for.coverable.update(coverable)
     part = output.get(_RUN_KEY)
     if state is not None and part is not None:
         if state.run is None:

@@ -28,6 +28,15 @@ describe the suite, not the run):
   keyed on node ids, or ``stacked`` (``contract.ID_STYLES``: the node ids of the
   stacked decorators a converted test came from); a test's ``ids=`` style wins.
 
+Rotation (:mod:`pairwise_param.plugin.rotation`) takes a flag, an environment
+variable and an ini value, with the same precedence:
+
+* ``--pairwise-rotate`` / ``PAIRWISE_ROTATE`` / ``pairwise_rotate``: a boolean
+  (``1``/``true``/``yes``/``on`` or ``0``/``false``/``no``/``off``); each cover table
+  is rotated against the history of the tables that ran;
+* ``--pairwise-history=PATH`` / ``PAIRWISE_HISTORY`` / ``pairwise_history``: the
+  history file (default: in pytest's cache directory).
+
 Per test (see :func:`effective`): settings on the decorator are floors, the
 run-time settings can only make a test more thorough, never less:
 
@@ -51,7 +60,9 @@ D = TypeVar("D")
 
 __all__ = [
     "EMPTY_AXIS",
+    "ENV_HISTORY",
     "ENV_MODE",
+    "ENV_ROTATE",
     "ENV_STRENGTH",
     "ID_STYLES",
     "ModeError",
@@ -64,6 +75,10 @@ __all__ = [
 EMPTY_AXIS = ("skip", "error")
 ENV_MODE = "PAIRWISE_MODE"
 ENV_STRENGTH = "PAIRWISE_STRENGTH"
+ENV_ROTATE = "PAIRWISE_ROTATE"
+ENV_HISTORY = "PAIRWISE_HISTORY"
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
 
 
 class ModeError(ValueError):
@@ -90,6 +105,10 @@ class Settings(NamedTuple):
     empty_axis: str = EMPTY_AXIS[0]
     #: ``readable`` or ``pytest``: the id style of tests that do not choose one
     ids: str = ID_STYLES[0]
+    #: rotate each cover table against the history (:mod:`pairwise_param.plugin.rotation`)
+    rotate: bool = False
+    #: the history file ("": the default, in pytest's cache directory)
+    history: str = ""
 
 
 def parse_mode(text: str, source: str) -> str:
@@ -106,6 +125,16 @@ def parse_choice(text: str, source: str, choices: tuple[str, ...]) -> str:
     if value not in choices:
         raise ModeError(f"{source}={text!r} is not valid; use one of: {', '.join(choices)}")
     return value
+
+
+def parse_bool(text: str, source: str) -> bool:
+    """``1``/``true``/``yes``/``on`` or ``0``/``false``/``no``/``off`` (any case)."""
+    value = text.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ModeError(f"{source}={text!r} is not a boolean; use one of: {', '.join(_TRUE + _FALSE)}")
 
 
 def parse_strength(text: str, source: str) -> int:
@@ -160,6 +189,10 @@ def resolve(
     ini_empty_axis: str | None = None,
     flag_ids: str | None = None,
     ini_ids: str | None = None,
+    flag_rotate: bool | None = None,
+    ini_rotate: str | None = None,
+    flag_history: str | None = None,
+    ini_history: str | None = None,
 ) -> Settings:
     """Combine the three sources (flag > env > ini) into :class:`Settings`."""
     env = environ if environ is not None else {}
@@ -184,10 +217,20 @@ def resolve(
     ):
         got = _pick(flag, None, ini, (f"--pairwise-{opt.replace('_', '-')}", "", f"pairwise_{opt} (ini)"))
         choices.append(allowed[0] if got is None else parse_choice(got[0], got[1], allowed))
+    rotate, _ = _parsed(
+        _pick("1" if flag_rotate else None, env.get(ENV_ROTATE), ini_rotate,
+              ("--pairwise-rotate", ENV_ROTATE, "pairwise_rotate (ini)")),
+        parse_bool, ENV_ROTATE, env_errors, False,
+    )
+    got = _pick(flag_history, env.get(ENV_HISTORY), ini_history,
+                ("--pairwise-history", ENV_HISTORY, "pairwise_history (ini)"))
+    history = "" if got is None else got[0].strip()
     env_error = ""
     if env_errors:
         env_error = f"environment variable {'; '.join(env_errors)} (unset it, or override it with the flag)"
-    return Settings(mode, strength, mode_source, strength_source, env_error, *choices)
+    return Settings(
+        mode, strength, mode_source, strength_source, env_error, choices[0], choices[1], bool(rotate), history
+    )
 
 
 def effective(

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
     from pairwise_param.plugin.expand import Record
 
-__all__ = ["Run", "shape_of", "terminal_sections"]
+__all__ = ["CACHE_KEY", "Run", "shape_of", "terminal_sections"]
 
 #: pytest cache key of the last run's document (``config.cache.get(CACHE_KEY, None)``)
 CACHE_KEY = "pairwise/lastrun"

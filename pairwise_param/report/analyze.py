@@ -43,6 +43,7 @@ its counted axes' sizes.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -175,18 +176,44 @@ def _split_names(specs: Iterable[str]) -> list[tuple[str, ...]]:
 
 
 def _project(items: Sequence[CollectedItem], names: Sequence[str]) -> list[dict[str, Any]]:
-    """Distinct rows (in order of first appearance) of ``names`` among the items."""
+    """Distinct rows (in order of first appearance) of ``names`` among the items; an item
+    counted from the marks (``static``) stands for the product of its marks' rows, so its
+    projection is the product of each mark's distinct projected rows (never the items)."""
     seen: set[Any] = set()
     rows = []
     for it in items:
-        if not all(n in it.params for n in names):
+        parts: list[list[dict[str, Any]]] = [[{n: hashable(it.params[n]) for n in names if n in it.params}]]
+        rest = [n for n in names if n not in it.params]
+        for info in it.static:
+            sub = [n for n in rest if n in info.argnames]
+            if sub:
+                idx = [info.argnames.index(n) for n in sub]
+                parts.append([{n: hashable(r[i]) for n, i in zip(sub, idx)}
+                              for r in _distinct_rows(info.rows, idx, len(info.argnames))])
+                rest = [n for n in rest if n not in sub]
+        if rest:
             continue
-        row = {n: hashable(it.params[n]) for n in names}
-        k = tuple(_key(row[n]) for n in names)
+        for combo in itertools.product(*parts):
+            row = {k: v for part in combo for k, v in part.items()}
+            k = tuple(_key(row[n]) for n in names)
+            if k not in seen:
+                seen.add(k)
+                rows.append({n: row[n] for n in names})
+    return rows
+
+
+def _distinct_rows(rows: Sequence[Sequence[Any]], idx: Sequence[int], n: int) -> list[Sequence[Any]]:
+    """The rows of a mark, one per distinct projection on the columns ``idx``."""
+    seen: set[Any] = set()
+    out = []
+    for r in rows:
+        if len(r) != n:
+            continue
+        k = tuple(_key(r[i]) for i in idx)
         if k not in seen:
             seen.add(k)
-            rows.append(row)
-    return rows
+            out.append(r)
+    return out
 
 
 def analyze(
@@ -221,7 +248,7 @@ def analyze(
             on_test(i + 1, len(groups))
         if g.test_id in hidden:
             continue
-        if not any(it.params for it in g.items) and not collection.marks.get(g.test_id, ([], []))[1]:
+        if not any(it.params or it.static for it in g.items) and not collection.marks.get(g.test_id, ([], []))[1]:
             unparametrized += 1
             if not include_unparametrized:
                 continue
@@ -237,7 +264,7 @@ def analyze(
         errors=errors,
         strengths=tuple(strengths),
         unparametrized=unparametrized,
-        collected_items=len(collection.items),
+        collected_items=sum(it.weight for it in collection.items),
         fail_under=fail_under,
         seconds=collection.seconds,
     )
@@ -255,6 +282,8 @@ class _Layout:
     notes: list[str] = field(default_factory=list)
     stacked: list[tuple[str, list[Any]]] = field(default_factory=list)  # single-name axes, distinct values
     order: list[str | None] = field(default_factory=list)  # parametrize marks top-down: stacked name or None
+    case_tables: int = 0  # multi-name lists taken as case tables
+    by_rows: dict[int, int] = field(default_factory=dict)  # table index -> its rows, its factor in FULL
 
     def add_table(self, table: TableReport, axes: Iterable[tuple[str, int]], source: str) -> None:
         idx = len(self.tables)
@@ -348,17 +377,29 @@ def _parametrize_mark(layout: _Layout, g: _Group, mark: MarkInfo, strengths: Seq
         layout.notes.append(f"{label}: row{'s' if len(dups) > 1 else ''} {shown} repeat an earlier row")
     said = next((a for a in audit if a.applies(mark.argnames)), None)
     grouped = frozenset(names) in grouped_sets or frozenset(mark.argnames) in grouped_sets
+    uncertain = ""
     if said is None and not grouped:
-        verdict = classify(mark.argnames, mark.rows)
+        verdict = classify(mark.argnames, mark.rows, ids=mark.ids)
         if verdict.is_case:
             layout.notes.append(f"{label}: case table ({verdict.reason})")
+        elif verdict.kind == "uncertain":
+            uncertain = verdict.reason
+            layout.notes.append(
+                f"{label}: uncertain table ({verdict.reason}): coverage shown, not in the totals nor "
+                "--fail-under; @pytest.mark.pairwise_options audits it, pairwise_cases silences it"
+            )
     if grouped or (said is not None and said.kind == "case") or (said is None and verdict.is_case):
+        layout.case_tables += 1
         layout.axes.append(AxisReport(label, "grouped", len(mark.rows), "parametrize"))
         return
     # an option table written by hand: measure it over the values that appear
     table_axes = [(n, _distinct(cols[n])) for n in names]
     constraints = said.constraints if said is not None else ()
     table = _audit_table("parametrize", table_axes, g, strengths, list_limit, constraints)
+    if uncertain:
+        table.verdict, table.verdict_reason = "uncertain", uncertain
+        # FULL counts an uncertain list by its rows, as a case table: its product is no promise
+        layout.by_rows[len(layout.tables)] = len(mark.rows)
     layout.add_table(table, [(n, len(v)) for n, v in table_axes], "parametrize")
 
 
@@ -404,8 +445,8 @@ def _analyze_group(
         layout.order.append(layout.stacked[-1][0] if len(layout.stacked) > before else None)
     _observed_axes(layout, g, strengths, forced, list_limit)
     full = 1
-    for t in layout.tables:
-        full *= t.full_product
+    for i, t in enumerate(layout.tables):
+        full *= layout.by_rows.get(i, t.full_product)
     for i, a in enumerate(layout.axes):
         if a.kind != "option":
             full *= layout.tied.get(i, a.size)
@@ -418,7 +459,9 @@ def _analyze_group(
     if any(len(t.axes) < min(strengths, default=2) for t in layout.tables):
         notes.append("a table has fewer axes than the strength measured")
     return TestReport(
-        g.test_id, g.path, g.cls, g.function, layout.axes, layout.tables, full, len(g.items), notes, with_pairwise
+        g.test_id, g.path, g.cls, g.function, layout.axes, layout.tables, full,
+        sum(it.weight for it in g.items), notes, with_pairwise,
+        layout.case_tables,
     )
 
 

@@ -7,8 +7,11 @@ missing pair is a finding.  A *case table* lists cases (inputs with their
 expected output, shapes, "the valid dtype combinations only", one-hot
 choices): its rows are the point, so it is one grouped axis counted by its rows
 and never audited.  On real suites most multi-name lists are case tables, so
-the rule names what makes a list a case table and calls everything else an
-option table.
+the rule names what makes a list a case table; a list that is none of these but
+is short of its full product AND shows a sign of being a list of cases is
+*uncertain* (:data:`UNCERTAIN_SIGNS`): the report shows its coverage, marked
+uncertain, and the gate (``--fail-under``) ignores it unless the test says
+``@pytest.mark.pairwise_options``.  Everything else is an option table.
 
 The rule is measured on the labelled corpus of ``tests/report/corpus/``
 (precision and recall in ``docs/cli.md``); a test that disagrees says so with
@@ -34,10 +37,25 @@ CASE_NAME = re.compile(
     re.IGNORECASE,
 )
 
+#: Names that may hold an expectation or a per-row tolerance (weaker than CASE_NAME:
+#: a sign of a case list, not a proof).
+LIKELY_CASE_NAME = re.compile(r"(^|_)(check|checks|tol|atol|rtol|eps|ref|target|gold|str|text|case|scenario)s?($|_)",
+                              re.IGNORECASE)
+
+#: The signs that make a list short of its product "uncertain" rather than an option
+#: table (docs/cli.md, "uncertain"); each verdict's reason names the one found.
+UNCERTAIN_SIGNS = (
+    "sizes tied to settings: an int column beside option columns, rows short of their product",
+    "a short list of chosen combinations: no more rows than values in all",
+    "ids= names each row: a list of scenarios",
+    "a column name that reads as an expectation or a tolerance",
+)
+
 
 @dataclass(frozen=True)
 class Verdict:
-    """``kind`` is ``"case"`` or ``"option"``; ``reason`` says which rule decided."""
+    """``kind`` is ``"case"``, ``"option"`` or ``"uncertain"``; ``reason`` says which rule
+    decided."""
 
     kind: str
     reason: str
@@ -107,8 +125,35 @@ def key_column(argnames: Sequence[str], rows: Sequence[Sequence[Any]]) -> str | 
     return None
 
 
-def classify(argnames: Sequence[str], rows: Sequence[Sequence[Any]]) -> Verdict:
-    """The default rule, first match wins (each rule's reason is reported)."""
+def _all_pairs(cols: list[list[Any]], sizes: list[int]) -> bool:
+    """Every pair of values of every two columns appears in some row (strength 2 complete)."""
+    keys = [[_key(v) for v in c] for c in cols]
+    for a in range(len(keys)):
+        for b in range(a + 1, len(keys)):
+            if len(set(zip(keys[a], keys[b]))) < sizes[a] * sizes[b]:
+                return False
+    return True
+
+
+def _uncertain(argnames: Sequence[str], cols: list[list[Any]], sizes: list[int], rows: int,
+               ids: bool) -> str | None:
+    """Which of :data:`UNCERTAIN_SIGNS` a list short of its product shows, or None."""
+    ints = [n for n, c in zip(argnames, cols) if all(_is_int(v) for v in c)]
+    if ints and len(ints) < len(argnames):
+        return f"{UNCERTAIN_SIGNS[0]} ({', '.join(map(repr, ints))})"
+    if rows <= sum(sizes):
+        return f"{UNCERTAIN_SIGNS[1]} ({rows} rows, {sum(sizes)} values)"
+    if ids:
+        return UNCERTAIN_SIGNS[2]
+    named = [n for n in argnames if LIKELY_CASE_NAME.search(n)]
+    if named:
+        return f"{UNCERTAIN_SIGNS[3]} ({', '.join(map(repr, named))})"
+    return None
+
+
+def classify(argnames: Sequence[str], rows: Sequence[Sequence[Any]], *, ids: bool = False) -> Verdict:
+    """The default rule, first match wins (each rule's reason is reported).  ``ids``: the
+    list names its rows (``ids=`` or ``pytest.param(..., id=)``), a sign of scenarios."""
     n = len(argnames)
     rows = [r for r in rows if len(r) == n]
     if len(rows) < 2:
@@ -145,6 +190,13 @@ def classify(argnames: Sequence[str], rows: Sequence[Sequence[Any]]) -> Verdict:
         if dep is not None:
             a, b = dep
             return Verdict("case", f"{argnames[a]!r} decides {argnames[b]!r}: the valid combinations")
+        # a list that holds every pair of values is a covering table written by hand: options
+        sign = None if _all_pairs(cols, sizes) else _uncertain(argnames, cols, sizes, len(rows), ids)
+        if sign is not None:
+            return Verdict("uncertain", sign)
+    named = [n for n in argnames if LIKELY_CASE_NAME.search(n) and CASE_NAME.search(n) is None]
+    if named and any(re.search(r"tol|eps", n, re.IGNORECASE) for n in named):
+        return Verdict("uncertain", f"{UNCERTAIN_SIGNS[3]} ({', '.join(map(repr, named))})")
     return Verdict("option", "independent options")
 
 

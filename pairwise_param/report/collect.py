@@ -30,6 +30,8 @@ class MarkInfo:
 
     argnames: tuple[str, ...]
     rows: tuple[tuple[Any, ...], ...]
+    #: the list names its rows (``ids=`` or ``pytest.param(..., id=)``): a sign of scenarios
+    ids: bool = False
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,11 @@ class CollectedItem:
     params: dict[str, Any]
     #: the item holds an invalid value (``pairwise_invalid`` mark): the negative part of a table
     invalid: bool = False
+    #: counting from the marks (``collect(from_marks=True)``): the ``parametrize`` marks this
+    #: item stands for, unexpanded (their names are not in ``params``), and how many items
+    #: pytest would collect for it: the product of their row counts
+    static: tuple[MarkInfo, ...] = ()
+    weight: int = 1
 
 
 @dataclass
@@ -94,6 +101,9 @@ class Collection:
     output: str = ""  # what pytest printed (shown on usage errors)
     seconds: float = 0.0
     audit_marks: dict[str, list[AuditMark]] = field(default_factory=dict)  # test_id -> marks
+    #: ``collect(from_marks=True)`` could not honour a selection of rows (-k, -m, a
+    #: deselecting hook): its numbers are per function; the error says so
+    from_marks_lost: bool = False
 
 
 def _parameter_set_type() -> type:
@@ -120,8 +130,10 @@ def _mark_info(mark: Any, pset: type) -> MarkInfo | None:
         values = list(argvalues)
     except TypeError:
         return None
+    ids = kwargs.get("ids") is not None
     for v in values:
         if isinstance(v, pset):
+            ids = ids or getattr(v, "id", None) is not None
             v = v.values  # type: ignore[attr-defined]
             rows.append(tuple(v))
         elif len(names) == 1:
@@ -131,7 +143,7 @@ def _mark_info(mark: Any, pset: type) -> MarkInfo | None:
                 rows.append(tuple(v))
             except TypeError:
                 rows.append((v,))
-    return MarkInfo(names, tuple(rows))
+    return MarkInfo(names, tuple(rows), ids)
 
 
 def _short_error(longrepr: str) -> str:
@@ -174,10 +186,77 @@ class _Progress:
             self.stream.flush()
 
 
+class _FromMarks:
+    """The plugin of ``collect(from_marks=True)``: a report that scales with test functions.
+
+    Before pytest builds a test function's items (``pytest_pycollect_makeitem``), each
+    ``parametrize`` mark written on the function is swapped, for the time of that call,
+    for a one-row mark over the same names (so direct parametrization still shadows
+    fixtures, ``indirect=`` still applies and fixture ``params`` still multiply as
+    pytest would).  :class:`_Collector` reads the original rows back through
+    :attr:`originals`: an item then stands for the product of those marks' rows.  Marks
+    of classes and modules, ``@pairwise`` tests and marks whose rows are not a list
+    are expanded by pytest as usual."""
+
+    def __init__(self) -> None:
+        self.originals: dict[int, tuple[Any, MarkInfo]] = {}  # id(one-row mark) -> (it, rows)
+        self._pset = _parameter_set_type()
+
+    def _swap(self, mark: Any) -> Any:
+        import pytest
+
+        if mark.name != "parametrize" or mark.kwargs.get(ROW_MARK_FLAG):
+            return mark
+        args = list(mark.args)
+        values = args[1] if len(args) > 1 else mark.kwargs.get("argvalues")
+        if not isinstance(values, (list, tuple)) or len(values) < 2 or "argvalues" in mark.kwargs:
+            return mark
+        info = _mark_info(mark, self._pset)
+        if info is None:
+            return mark
+        kwargs = {k: v for k, v in mark.kwargs.items() if k != "ids"}
+        first = values[0]
+        if isinstance(first, self._pset):  # keep the row's values, not its id or marks
+            first = pytest.param(*first.values)  # type: ignore[attr-defined]
+        one = pytest.mark.parametrize(args[0], [first], **kwargs).mark
+        self.originals[id(one)] = (one, info)
+        return one
+
+    @staticmethod
+    def _pairwise(marks: Sequence[Any]) -> bool:
+        return any(getattr(m, "name", None) == "pairwise" for m in marks)
+
+
+def _makeitem_wrapper(plugin: _FromMarks) -> Any:
+    """The hook wrapper that swaps a function's marks while pytest builds its items."""
+    import pytest
+
+    class _Wrapper:
+        @pytest.hookimpl(wrapper=True)
+        def pytest_pycollect_makeitem(self, collector: Any, name: str, obj: Any) -> Any:
+            func = getattr(obj, "__func__", obj)
+            own = getattr(func, "__dict__", {}).get("pytestmark")
+            if not isinstance(own, list) or plugin._pairwise(own) or not callable(func):
+                return (yield)
+            swapped = [plugin._swap(m) for m in own]
+            if all(a is b for a, b in zip(swapped, own)):
+                return (yield)
+            func.pytestmark = swapped
+            try:
+                return (yield)
+            finally:
+                func.pytestmark = own
+
+    return _Wrapper()
+
+
 class _Collector:
     """The plugin object handed to ``pytest.main``: it records, runs nothing."""
 
-    def __init__(self, progress: _Progress) -> None:
+    def __init__(self, progress: _Progress, from_marks: _FromMarks | None = None) -> None:
+        self.from_marks = from_marks
+        self._counted: list[Any] = []  # from the marks: the items built that stand for rows
+        self.lost = False
         self.items: list[CollectedItem] = []
         self.marks: dict[str, tuple[list[MarkInfo], list[Any]]] = {}
         self.audit_marks: dict[str, list[AuditMark]] = {}
@@ -196,13 +275,44 @@ class _Collector:
             self.progress.update()
 
     def pytest_itemcollected(self, item: Any) -> None:
-        self.progress.items += 1
+        weight = 1  # from the marks: the items this one stands for
+        if self.from_marks is not None:
+            originals = self.from_marks.originals
+            for m in item.iter_markers("parametrize"):
+                if id(m) in originals:
+                    weight *= len(originals[id(m)][1].rows)
+            if weight > 1:
+                self._counted.append(item)
+        self.progress.items += weight
         self.progress.update()
 
     def pytest_collection_finish(self, session: Any) -> None:
         for item in session.items:
             self._record(item)
         self.progress.done()
+        opt = session.config.option
+        selected = bool(getattr(opt, "keyword", None)) or bool(getattr(opt, "markexpr", None))
+        if self.from_marks is not None and selected:
+            self.lost = True
+            self.errors.append(CollectionError(
+                "<session>",
+                "--from-marks with -k / -m: they select test functions by their first row's id, not "
+                "rows; run without --from-marks for pytest's own numbers",
+            ))
+        elif self._counted:
+            kept = {id(it) for it in session.items}
+            lost = sorted({it.nodeid.split("[")[0] for it in self._counted if id(it) not in kept})
+            if lost:
+                self.lost = True
+                # -k / -m / --deselect or a hook chose among rows: counted from the marks, a
+                # function stands for all its rows or none, so its numbers would be wrong
+                self.errors.append(CollectionError(
+                    "<session>",
+                    f"--from-marks: {len(lost)} test function(s) lost items to -k, -m, --deselect or a "
+                    f"deselecting hook ({', '.join(lost[:3])}{' ...' if len(lost) > 3 else ''}); counted "
+                    "from the marks a function keeps all its rows or none: run without --from-marks for "
+                    "pytest's own numbers",
+                ))
         pm = session.config.pluginmanager
         with_pairwise = [t for t, (_, specs) in self.marks.items() if specs]
         if with_pairwise and not pm.has_plugin("pairwise_param"):
@@ -243,15 +353,25 @@ class _Collector:
         callspec = getattr(item, "callspec", None)
         params = dict(callspec.params) if callspec is not None else {}
         invalid = item.get_closest_marker(INVALID_MARK) is not None
-        self.items.append(CollectedItem(nodeid, test_id, path, cls, original, params, invalid))
+        static: tuple[MarkInfo, ...] = ()
+        weight = 1
+        if self.from_marks is not None:
+            originals = self.from_marks.originals
+            static = tuple(originals[id(m)][1] for m in item.iter_markers("parametrize") if id(m) in originals)
+            for one in static:
+                weight *= len(one.rows)
+                for n in one.argnames:
+                    params.pop(n, None)
+        self.items.append(CollectedItem(nodeid, test_id, path, cls, original, params, invalid, static, weight))
         if test_id not in self.marks:
             marks: list[MarkInfo] = []
             specs: list[Any] = []
             try:
+                originals = self.from_marks.originals if self.from_marks is not None else {}
                 for m in item.iter_markers("parametrize"):
                     if m.kwargs.get(ROW_MARK_FLAG):
                         continue  # the plugin's one-row mark: the pairwise mark describes the table
-                    info = _mark_info(m, self._pset)
+                    info = originals[id(m)][1] if id(m) in originals else _mark_info(m, self._pset)
                     if info is not None:
                         marks.append(info)
                 for m in item.iter_markers("pairwise"):
@@ -294,23 +414,32 @@ def collect(
     *,
     progress: TextIO | None = None,
     rootdir: str | None = None,
+    from_marks: bool = False,
 ) -> Collection:
     """Collect ``paths`` with pytest in-process and return what was found.
 
     Nothing runs: ``--collect-only``.  pytest's own output is captured (it is
     returned in :attr:`Collection.output`) so the caller decides what to show.
-    ``progress``: a stream for a progress line, or ``None``.
+    ``progress``: a stream for a progress line, or ``None``.  ``from_marks``: count the
+    rows of the ``parametrize`` marks written on test functions instead of building one
+    item per row (:class:`_FromMarks`): the time and memory follow the test functions,
+    and each :class:`CollectedItem` carries its ``weight``; a ``-k`` / ``-m`` given to
+    pytest then selects functions, not rows.
     """
     import pytest
 
     prog = _Progress(progress)
-    collector = _Collector(prog)
+    marks_plugin = _FromMarks() if from_marks else None
+    collector = _Collector(prog, marks_plugin)
     args = [
         *paths,
         # the report lists tests in the suite's own order, whatever plugins are installed:
         # pytest-randomly would shuffle the collection (a no-op where it is absent)
         "-p",
         "no:randomly",
+        # nothing runs, so no assert needs rewriting: rewriting every test module's AST was
+        # half of the report's time on flashinfer (a --assert=... after -- still wins)
+        "--assert=plain",
         *pytest_args,
         "--collect-only",
         "-qq",
@@ -322,7 +451,10 @@ def collect(
     start = time.perf_counter()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
         try:
-            code = int(pytest.main(args, plugins=[collector]))
+            plugins: list[Any] = [collector]
+            if marks_plugin is not None:
+                plugins.append(_makeitem_wrapper(marks_plugin))
+            code = int(pytest.main(args, plugins=plugins))
         except SystemExit as exc:  # argparse inside pytest on bad options
             code = int(exc.code) if isinstance(exc.code, int) else 4
     return Collection(
@@ -333,5 +465,6 @@ def collect(
         output=out.getvalue(),
         seconds=time.perf_counter() - start,
         audit_marks=collector.audit_marks,
+        from_marks_lost=collector.lost,
     )
 

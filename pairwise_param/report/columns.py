@@ -107,7 +107,9 @@ def _cov_cell(test: TestReport, t: int, fail_under: float | None) -> str:
         return "-"
     c = test.coverage(t)
     if c is None:
-        return "n/a"
+        u = test.uncertain_coverage(t)
+        # an uncertain table only: its coverage, marked "?" (never "!": it is not gated)
+        return "n/a" if u is None else fmt_percent(u.percent, u.complete) + " ?"
     text = fmt_percent(c.percent, c.complete)
     if fail_under is not None and fails_under(c.percent, fail_under):
         text += " !"
@@ -343,7 +345,9 @@ COLUMNS: tuple[Column, ...] = (
         doc="the t-way coverage of the option table, measured over the rows that were actually "
         "collected. With several tables, the lowest is shown. `-` means the test has no option "
         "table. `n/a` means the table has fewer than t axes. ` !` (Markdown: :x:) marks a table "
-        "below `--fail-under`",
+        "below `--fail-under`. ` ?` marks the coverage of an *uncertain* table (a hand-written list "
+        "the audit cannot place, shown only when the test has no option table): never in the totals "
+        "nor under `--fail-under`",
         cell=lambda test, report, t: _cov_cell(test, t or 0, report.fail_under),
         total=lambda report, t: _total_cov(report, t or 0),
         markdown=lambda test, report, t: _md(_cov_cell(test, t or 0, report.fail_under)).replace(" !", " :x:"),

@@ -50,6 +50,20 @@ def _totals_line(report: SuiteReport) -> str:
     return ", ".join(parts)
 
 
+def _tables_line(report: SuiteReport) -> str | None:
+    """The line under the totals: what the totals count (option tables) and what they do not
+    (case tables, uncertain tables); None when no hand-written list was taken apart."""
+    tot = report.totals
+    if not tot.case_tables and not tot.uncertain_tables:
+        return None
+    text = (f"option tables {tot.option_tables} (in the totals); case tables {tot.case_tables} "
+            "(counted by their rows, not audited)")
+    if tot.uncertain_tables:
+        text += (f"; uncertain {tot.uncertain_tables} (shown with ?, not in the totals nor --fail-under: "
+                 "mark pairwise_options or pairwise_cases)")
+    return text
+
+
 def _incomplete(report: SuiteReport) -> list[tuple[TestReport, TableReport, StrengthCoverage]]:
     return [
         (test, table, c)
@@ -247,6 +261,9 @@ def render_terminal(
         out.extend(_terminal_table(report, width))
         out.append("")
         out.append(_totals_line(report))
+        tables = _tables_line(report)
+        if tables:
+            out.append(tables)
     else:
         out.append("no parametrized tests collected")
     out.extend(_terminal_footer(report, show_missing, list_limit))
@@ -275,6 +292,9 @@ def render_markdown(report: SuiteReport, *, show_missing: bool = False, list_lim
         out.append("| " + " | ".join(c.markdown_total(report) for c in cols) + " |")
         out.append("")
         out.append(f"**{_md(_totals_line(report))}**")
+        tables = _tables_line(report)
+        if tables:
+            out += ["", _md(tables)]
         out.append("")
         out.append("<sub>" + "; ".join(f"{c.title}: {_md(c.legend)}" for c in cols[1:]) + " (docs/cli.md)</sub>")
     if report.unparametrized:
@@ -325,6 +345,8 @@ def _table_json(tb: TableReport, show_missing: bool) -> dict[str, Any]:
         "full_product": tb.full_product,
         "full_product_exact": tb.full_exact,
         "rows": tb.rows,
+        "verdict": tb.verdict,
+        "verdict_reason": tb.verdict_reason,
         "violating_rows": tb.violating_rows,
         "outside_rows": tb.outside_rows,
         "coverage": [_coverage_json(c, show_missing) for c in tb.coverage],
@@ -358,7 +380,7 @@ def to_json(report: SuiteReport, *, show_missing: bool = False, exit_code: int =
         entry.update(json_values(test, report))
         entry["below_fail_under"] = bool(
             report.fail_under is not None
-            and any(fails_under(c.percent, report.fail_under) for tb in test.tables for c in tb.coverage)
+            and any(fails_under(c.percent, report.fail_under) for tb in test.tables if tb.gated for c in tb.coverage)
         )
         tests.append(entry)
     totals_cov = []
@@ -396,6 +418,9 @@ def to_json(report: SuiteReport, *, show_missing: bool = False, exit_code: int =
             "collected": tot.collected,
             "reduction": num(tot.reduction),
             "coverage": totals_cov,
+            "option_tables": tot.option_tables,
+            "case_tables": tot.case_tables,
+            "uncertain_tables": tot.uncertain_tables,
         },
         "errors": [{"where": e.where, "message": e.message} for e in report.errors],
     }

@@ -52,6 +52,10 @@ _TABLE = {
         # false: full_product is an upper bound (a constrained group too large to count exactly)
         "full_product_exact": {"type": "boolean"},
         "rows": _INT,
+        # "uncertain": a hand-written list the audit's rule cannot place: shown, not in the
+        # totals nor under --fail-under (a pairwise_options mark makes it "option")
+        "verdict": {"enum": ["option", "uncertain"]},
+        "verdict_reason": {"type": "string"},
         "violating_rows": _INT,
         "outside_rows": _INT,
         "coverage": {"type": "array", "items": _COVERAGE},
@@ -146,6 +150,10 @@ REPORT_SCHEMA: dict[str, Any] = {
                 "full_product_exact": {"type": "boolean"},
                 "collected": _INT,
                 "reduction": {"type": ["number", "null"], "minimum": 0},
+                # what the coverage totals count (option tables) and what they leave out
+                "option_tables": _INT,
+                "case_tables": _INT,
+                "uncertain_tables": _INT,
                 "coverage": {
                     "type": "array",
                     "items": {

@@ -62,6 +62,16 @@ class TableReport:
     invalid_rows: int = 0
     #: False when ``full_product`` is only an upper bound (:class:`pairwise_param.tables.product.Count`)
     full_exact: bool = True
+    #: ``"option"``, or ``"uncertain"``: a hand-written list the audit's rule cannot place
+    #: (:func:`pairwise_param.report.classify.classify`): shown, counted by its rows in FULL,
+    #: left out of the totals and of ``--fail-under`` (``pairwise_options`` makes it an option table)
+    verdict: str = "option"
+    verdict_reason: str = ""
+
+    @property
+    def gated(self) -> bool:
+        """An option table: in the totals and under ``--fail-under`` (not uncertain)."""
+        return self.verdict != "uncertain"
 
     def at(self, strength: int) -> StrengthCoverage | None:
         for c in self.coverage:
@@ -115,6 +125,8 @@ class TestReport:
     notes: list[str] = field(default_factory=list)
     #: what ``@pairwise`` over the stacked option axes would collect (None: nothing to gain)
     with_pairwise: WithPairwise | None = None
+    #: hand-written multi-name lists the audit took as case tables (one grouped axis each)
+    case_tables: int = 0
 
     @property
     def pairwise(self) -> bool:
@@ -130,12 +142,17 @@ class TestReport:
         return self.full_product / self.collected if self.collected else math.inf
 
     def coverage(self, strength: int) -> StrengthCoverage | None:
-        """The table with the lowest coverage at ``strength`` (None: no table
-        has ``strength`` axes or more)."""
-        found = [c for t in self.tables if (c := t.at(strength)) is not None]
+        """The option table with the lowest coverage at ``strength`` (None: no option
+        table has ``strength`` axes or more; uncertain tables: :meth:`uncertain_coverage`)."""
+        found = [c for t in self.tables if t.gated and (c := t.at(strength)) is not None]
         if not found:
             return None
         return min(found, key=lambda c: (c.percent, -c.missing))
+
+    def uncertain_coverage(self, strength: int) -> StrengthCoverage | None:
+        """The uncertain table with the lowest coverage at ``strength`` (None: none)."""
+        found = [c for t in self.tables if not t.gated and (c := t.at(strength)) is not None]
+        return min(found, key=lambda c: (c.percent, -c.missing)) if found else None
 
 
 @dataclass
@@ -146,6 +163,9 @@ class Totals:
     coverage: dict[int, tuple[int, int]]  # strength -> (covered, coverable) summed over tables
     min_percent: dict[int, float | None]
     full_exact: bool = True  # False: some test's full product is an upper bound
+    option_tables: int = 0  # tables in the coverage totals (@pairwise and audited option tables)
+    case_tables: int = 0  # hand-written lists taken as case tables (rows counted, never audited)
+    uncertain_tables: int = 0  # lists the rule cannot place: shown, not in totals nor the gate
 
     @property
     def reduction(self) -> float:
@@ -178,7 +198,7 @@ class SuiteReport:
             any_table = False
             for test in self.tests:
                 for table in test.tables:
-                    c = table.at(t)
+                    c = table.at(t) if table.gated else None
                     if c is None:
                         continue
                     any_table = True
@@ -195,13 +215,19 @@ class SuiteReport:
             coverage=cov,
             min_percent=mins,
             full_exact=all(t.full_exact for t in self.tests),
+            option_tables=sum(tb.gated for t in self.tests for tb in t.tables),
+            case_tables=sum(t.case_tables for t in self.tests),
+            uncertain_tables=sum(not tb.gated for t in self.tests for tb in t.tables),
         )
 
     def below(self, fail_under: float) -> list[tuple[TestReport, TableReport, StrengthCoverage]]:
-        """Every (test, table, coverage) below ``fail_under`` percent."""
+        """Every (test, option table, coverage) below ``fail_under`` percent (uncertain
+        tables never fail the gate)."""
         out = []
         for test in self.tests:
             for table in test.tables:
+                if not table.gated:
+                    continue
                 for c in table.coverage:
                     if fails_under(c.percent, fail_under):
                         out.append((test, table, c))

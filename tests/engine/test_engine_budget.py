@@ -6,7 +6,14 @@ import pytest
 
 from pairwise_param.coverage import measure
 from pairwise_param.engine import LEVELS, EngineOptions, generate
-from pairwise_param.engine.budget import QUICK_MAX, QUICK_MIN, QUICK_PER_TUPLE, budget_for
+from pairwise_param.engine.budget import (
+    QUICK_MAX,
+    QUICK_MIN,
+    QUICK_PER_TUPLE,
+    QUICK_SMALL_MIN,
+    QUICK_STALL,
+    budget_for,
+)
 from pairwise_param.engine.improve import search, setup_cost
 from pairwise_param.engine.ipog import ipog
 from pairwise_param.engine.requirements import requirements
@@ -43,7 +50,11 @@ def test_quick_budget_scales_with_the_model():
     small = requirements(plain([3] * 4).index_model, plain([3] * 4).feasibility)
     mid_model = plain([4] * 15 + [3] * 17 + [2] * 29)
     mid = requirements(mid_model.index_model, mid_model.feasibility)
-    assert budget_for(small, 0).units == QUICK_MIN
+    # A model below the floor gets its share (at least QUICK_SMALL_MIN) and a stall window.
+    assert budget_for(small, 0).units == max(QUICK_SMALL_MIN, QUICK_PER_TUPLE * small.coverable_count())
+    assert budget_for(small, 0).units < QUICK_MIN
+    assert budget_for(small, 0).stall == QUICK_STALL
+    assert budget_for(mid, 0).stall == 0
     assert budget_for(mid, 0).units == min(QUICK_MAX, QUICK_PER_TUPLE * mid.coverable_count())
     assert budget_for(mid, 0).units > budget_for(small, 0).units
     assert budget_for(mid, 2).units == 2 * budget_for(mid, 1).units

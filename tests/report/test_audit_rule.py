@@ -32,6 +32,16 @@ def test_gap(dtype, bias, fused):
 def test_gap_said_cases(dtype, bias, fused):
     pass
 
+@pytest.mark.pairwise_options
+@pytest.mark.parametrize("dtype,bias,fused", [("f16", True, True), ("f16", False, False), ("bf16", True, False)])
+def test_gap_said_options(dtype, bias, fused):
+    pass
+
+@pytest.mark.parametrize("dtype,bias,mode", [(d, b, m) for d in ("f16", "bf16") for b in (True, False)
+                                             for m in ("a", "b", "c") if (d, m) != ("bf16", "c")])
+def test_gap_options(dtype, bias, mode):
+    pass
+
 @pytest.mark.pairwise_options("mode,backend", constraints=[lambda mode, backend: backend != "fa3" or mode == "prefill"])
 @pytest.mark.parametrize("mode,backend", [("prefill", "fa2"), ("prefill", "fa3"), ("decode", "fa2")])
 def test_valid_only(mode, backend):
@@ -57,14 +67,27 @@ def test_default_rule_on_a_suite(pytester: pytest.Pytester, capsys: pytest.Captu
         assert [a["kind"] for a in t["axes"]] == ["grouped"], name
     assert any("repeat an earlier row" in n and "row 2" in n for n in tests["test_square"]["notes"])
     assert any("case table" in n and "expected" in n for n in tests["test_square"]["notes"])
-    # an incomplete option table is still audited: 3 rows over 2x2x2
+    # a short list (3 rows over 2x2x2, no more rows than values) is uncertain: its coverage
+    # is shown, FULL counts its rows, and it neither fails the gate nor enters the totals
     gap = tests["test_gap"]
-    assert gap["full_product"] == 8 and cov(gap, 0, 2)["covered"] < cov(gap, 0, 2)["coverable"]
+    assert [tb["verdict"] for tb in gap["tables"]] == ["uncertain"]
+    assert "short list" in gap["tables"][0]["verdict_reason"]
+    assert gap["full_product"] == 3 and gap["tables"][0]["full_product"] == 8
+    assert gap["tables"][0]["coverage"][0]["percent"] < 100 and not gap["below_fail_under"]
+    assert any("uncertain table" in n and "pairwise_options" in n for n in gap["notes"])
+    # marked pairwise_options, the same list is an option table and fails the gate
+    said = tests["test_gap_said_options"]
+    assert [tb["verdict"] for tb in said["tables"]] == ["option"] and said["full_product"] == 8
+    assert said["below_fail_under"]
+    # 10 of 12 combinations, (bf16, c) never: an option table with a gap, audited
+    opts = tests["test_gap_options"]
+    assert [tb["verdict"] for tb in opts["tables"]] == ["option"] and opts["below_fail_under"]
+    assert doc["totals"]["uncertain_tables"] == 1 and doc["totals"]["case_tables"] >= 4
     # the valid combinations audited against their constraint: 3 feasible rows, all pairs
     valid = tests["test_valid_only"]
     assert valid["full_product"] == 3 and cov(valid, 0, 2)["percent"] == 100.0
     assert cov(valid, 0, 2)["infeasible"] == 1
-    # only test_gap is below 100%
+    # the marked list and the 7-of-8 table are below 100%
     assert code != 0
     stacked = tests["test_stacked"]
     w = stacked["with_pairwise"]

@@ -37,7 +37,7 @@ def test_rule_precision_and_recall_on_the_corpus():
 @pytest.mark.parametrize("label, names, rows, what", CORPUS, ids=[e[3] for e in CORPUS])
 def test_every_verdict_has_a_reason(label, names, rows, what):
     v = classify(names.split(","), rows)
-    assert v.kind in ("case", "option") and v.reason
+    assert v.kind in ("case", "option", "uncertain") and v.reason
 
 
 def test_each_rule_decides():
@@ -49,6 +49,24 @@ def test_each_rule_decides():
     assert "valid combinations" in classify(["a", "b"], [("x", 1), ("y", 1), ("y", 2)]).reason
     three = [("f16", "x", True), ("f16", "y", True), ("bf16", "x", False), ("bf16", "y", False)]
     assert "decides" in classify(["dtype", "layout", "fast"], three).reason
+
+
+def test_uncertain_signs():
+    """A list short of its product, missing a pair, with a sign of a case list: uncertain,
+    the reason naming the sign; without a sign, or holding every pair, an option table."""
+    sizes = [("bf16", 1, True), ("f16", 2, False), ("bf16", 2, False), ("f16", 1, False)]
+    assert "sizes tied" in classify(["dtype", "n", "flag"], sizes).reason
+    short = [(True, True, True), (True, False, False), (False, True, False)]
+    assert classify(["a", "b", "c"], short).kind == "uncertain"
+    assert "short list" in classify(["a", "b", "c"], short).reason
+    ten = [(d, b, m) for d in "xy" for b in "pq" for m in "abc" if (d, m) != ("y", "c")]
+    assert classify(["d", "b", "m"], ten).kind == "option"
+    assert "ids=" in classify(["d", "b", "m"], ten, ids=True).reason
+    assert "expectation" in classify(["d", "b", "check_str"], ten).reason
+    pairwise = [("f16", True, True), ("f16", False, False), ("bf16", True, False), ("bf16", False, True)]
+    assert classify(["dtype", "x", "y"], pairwise).kind == "option"
+    tol = [("f16", 1e-2), ("bf16", 1e-2), ("f16", 1e-3), ("bf16", 1e-3)]
+    assert "tolerance" in classify(["dtype", "atol"], tol).reason
 
 
 def test_duplicate_rows():
