@@ -53,10 +53,11 @@ QUICK_MAX = 3_000_000
 #: cost more (repairs) and their arrays are small, so they get a larger share
 #: (the constrained t=3 set of benchmarks/constrained_models.py: 424 rows in
 #: all at the plain budget, 416 at 3,000 / 6 million (engine version 5; 417
-#: with liger t=3 on the small budget), 411 at 7,000 / 10 million (version 6), 0.5-0.75 s CPU on a loaded 2-core machine;
-#: 15 or 25 million units found no fewer rows).
+#: with liger t=3 on the small budget), 411 at 7,000 / 8 million (version 6),
+#: 0.4-0.7 s CPU on a loaded 2-core machine; the last new best of the set came
+#: at 7.5 million units, and 10, 15 or 25 million found no fewer rows).
 QUICK_PER_TUPLE_CONSTRAINED = 7_000
-QUICK_MAX_CONSTRAINED = 10_000_000
+QUICK_MAX_CONSTRAINED = 8_000_000
 #: A constrained model whose constrained share reaches this many units gets
 #: it without a stall window even below the floor (liger rmsnorm t=3, 1,056
 #: tuples: the stall window stopped it at 44 rows, its share reaches 42).
