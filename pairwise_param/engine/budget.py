@@ -19,7 +19,11 @@ the same rows on every machine.  On this project's reference machine (CPython
   kernel-b: 1,248, 3^6 t=3: 38,543), and the floor alone made them pay
   0.1-0.15 s for nothing (engine version 5).  Constrained models above the
   floor get ``QUICK_PER_TUPLE_CONSTRAINED`` units per tuple, at most
-  ``QUICK_MAX_CONSTRAINED``.
+  ``QUICK_MAX_CONSTRAINED``; so do constrained models below it whose
+  constrained share reaches ``QUICK_CONSTRAINED_FULL`` (no stall window:
+  constrained t=3 models improve late, liger rmsnorm t=3 finds 42 rows after
+  6.8 million units; engine version 6).  The t=2 constrained kernel models
+  (under 500 tuples) keep the small-model budget.
 * Effort ``e`` >= 1 grants ``e * EFFORT_UNIT`` units, at most
   ``UNITS_PER_TUPLE`` per tuple per level (an unreachable row count must not
   cost a small model the full budget), and stops once ``e * STALL_UNITS``
@@ -48,10 +52,16 @@ QUICK_MAX = 3_000_000
 #: Quick mode on constrained models: units per tuple and ceiling.  Their moves
 #: cost more (repairs) and their arrays are small, so they get a larger share
 #: (the constrained t=3 set of benchmarks/constrained_models.py: 424 rows in
-#: all at the plain budget, 416 at this one, 0.4-0.65 s CPU on a loaded 2-core
-#: machine).
-QUICK_PER_TUPLE_CONSTRAINED = 3_000
-QUICK_MAX_CONSTRAINED = 6_000_000
+#: all at the plain budget, 416 at 3,000 / 6 million (engine version 5; 417
+#: with liger t=3 on the small budget), 411 at 7,000 / 8 million (version 6),
+#: 0.4-0.7 s CPU on a loaded 2-core machine; the last new best of the set came
+#: at 7.5 million units, and 10, 15 or 25 million found no fewer rows).
+QUICK_PER_TUPLE_CONSTRAINED = 7_000
+QUICK_MAX_CONSTRAINED = 8_000_000
+#: A constrained model whose constrained share reaches this many units gets
+#: it without a stall window even below the floor (liger rmsnorm t=3, 1,056
+#: tuples: the stall window stopped it at 44 rows, its share reaches 42).
+QUICK_CONSTRAINED_FULL = 5_000_000
 #: Quick mode on models below the floor: at least this many units, and a stall window.
 QUICK_SMALL_MIN = 20_000
 QUICK_STALL = 150_000
@@ -90,7 +100,9 @@ def budget_for(req: Requirements, effort: int, work: int | None = None) -> Budge
     tuples = max(1, req.coverable_count())
     if effort == 0:
         share = QUICK_PER_TUPLE * tuples
-        if share < QUICK_MIN:
+        if req.constrained and QUICK_PER_TUPLE_CONSTRAINED * tuples >= QUICK_CONSTRAINED_FULL:
+            units, stall = min(QUICK_MAX_CONSTRAINED, QUICK_PER_TUPLE_CONSTRAINED * tuples), 0
+        elif share < QUICK_MIN:
             units, stall = max(QUICK_SMALL_MIN, share), QUICK_STALL
         elif req.constrained:
             units, stall = min(QUICK_MAX_CONSTRAINED, QUICK_PER_TUPLE_CONSTRAINED * tuples), 0
