@@ -156,3 +156,13 @@ def test_rerun_in_process_relays_its_output(pytester: Any, capsys: Any) -> None:
     assert "collecting again with --expand-items" in err and "14 items collected" in err
     assert json.loads(out)["collected_items"] == 14
     assert _built(cwd) == [2, 17]
+
+
+def test_default_with_k_in_the_configuration_reruns(tmp_path: Path) -> None:
+    """-k from addopts is not in the arguments: found while collecting, then a re-run."""
+    cwd = _suite(tmp_path, COUNTING_HOOK)
+    (cwd / "pytest.ini").write_text('[pytest]\naddopts = -k "not u"\n')
+    p = _run(cwd)
+    assert _built(cwd) == [2, 17]
+    assert p.returncode == 0 and "collecting again with --expand-items" in p.stderr, p.stderr
+    assert {t["function"]: t["collected"] for t in _doc(p)["tests"]} == {"test_k": 9, "test_n": 5}
