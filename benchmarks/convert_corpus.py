@@ -204,7 +204,7 @@ def _collect(env: dict[str, str], cwd: Path, paths: list[str], extra: list[str],
     return m.rc, ids, m.progress
 
 
-def convert_run(root: Path, suites: list[str] | None, timeout: float) -> list[FileRun]:
+def convert_run(root: Path, suites: list[str] | None, timeout: float, reorder: bool = False) -> list[FileRun]:
     entries = store.load(store.AXES)
     files: dict[str, list[str]] = defaultdict(list)
     for e in entries:
@@ -224,7 +224,8 @@ def convert_run(root: Path, suites: list[str] | None, timeout: float) -> list[Fi
             failed0 = set(prog0.get("error_files", []))
             for p in paths:
                 fr = FileRun(suite_name, p, items_before=len(before.get(p, [])), collects_before=p not in failed0)
-                c = subprocess.run([exe, "convert", "--write", str(tree / p)], capture_output=True, text=True,
+                c = subprocess.run([exe, "convert", "--write", *(["--reorder"] if reorder else []), str(tree / p)],
+                                   capture_output=True, text=True,
                                    check=False, env=env, cwd=tree, timeout=timeout)
                 fr.convert_rc = c.returncode
                 if c.returncode != 0:
@@ -276,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--list", action="store_true", help="print every disagreement of the split")
     p.add_argument("--convert", action="store_true", help="also convert copies of the files and collect them")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds per collection run (default 600)")
+    p.add_argument("--reorder", action="store_true",
+                   help="convert with --reorder (options above a shape too: node ids change order)")
     p.add_argument("--json", type=Path, help="write per-axis (and per-file) results here")
     args = p.parse_args(argv)
     results, missing = score_split(args.root, args.suite)
@@ -287,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
         print(split_listing(results))
     runs: list[FileRun] = []
     if args.convert:
-        runs = convert_run(args.root, args.suite, args.timeout)
+        runs = convert_run(args.root, args.suite, args.timeout, args.reorder)
         print("\n" + convert_summary(runs))
     if args.json:
         args.json.write_text(json.dumps({"axes": [asdict(r) for r in results], "files": [asdict(r) for r in runs]},

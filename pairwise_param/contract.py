@@ -7,6 +7,13 @@ plugin's hooks module can read them without loading the core).
   :mod:`pairwise_param.tables.build`; where a test's mode and the run's differ,
   the later one of this tuple wins (``plugin/modes.effective``);
 
+* :data:`ID_STYLES` -- the test id styles of a table (the first is the default):
+  ``"readable"`` (``dtype=bfloat16-padded=True``), ``"pytest"`` (the ids each axis
+  would get from its own ``parametrize``, joined in axis order) and ``"stacked"``
+  (the node ids of the stacked ``parametrize`` decorators the axes were written
+  from, top decorator first: ids joined bottom axis first, and in full mode the
+  rows in the order the stacked decorators give them; what ``pairwise-param
+  convert`` writes, so ``--pairwise-mode=full`` keeps every node id);
 * :data:`MARK` -- the mark ``@pairwise`` attaches (``pytest.mark.pairwise(spec)``);
 * :data:`PLUGIN_FIXTURE` -- the (empty) fixture the plugin defines and every
   decorated test requests, so a run without the plugin fails loudly;
@@ -20,9 +27,10 @@ plugin's hooks module can read them without loading the core).
   :class:`~pairwise_param.tables.invalid.InvalidCase`, or ``None`` on a valid row).
 """
 
-__all__ = ["INVALID_FIXTURE", "INVALID_MARK", "MARK", "MODES", "PLUGIN_FIXTURE", "ROW_MARK_FLAG"]
+__all__ = ["ID_STYLES", "INVALID_FIXTURE", "INVALID_MARK", "MARK", "MODES", "PLUGIN_FIXTURE", "ROW_MARK_FLAG"]
 
 MODES = ("cover", "full")
+ID_STYLES = ("readable", "pytest", "stacked")
 
 MARK = "pairwise"
 PLUGIN_FIXTURE = "_pairwise_param_plugin"

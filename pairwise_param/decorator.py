@@ -67,7 +67,7 @@ from types import MappingProxyType
 from typing import Any, TypeVar, cast
 
 from pairwise_param.constraints import constraint_list
-from pairwise_param.contract import MARK, PLUGIN_FIXTURE
+from pairwise_param.contract import ID_STYLES, MARK, PLUGIN_FIXTURE
 from pairwise_param.errors import DuplicateAxis, InvalidArgument, PairwiseError
 from pairwise_param.model import Model
 from pairwise_param.tables.invalid import Split, split_model, unwrap_invalid
@@ -194,8 +194,9 @@ def _check_sub_models(value: Any, ctx: _Context) -> tuple[tuple[Any, int], ...]:
 
 #: What ``ids=`` accepts, shown by every error about it.
 IDS_ACCEPTED = (
-    "ids= takes: 'readable' (default: dtype=bfloat16-padded=True) or 'pytest' (the ids parametrize "
-    "gives: bfloat16-True, dtype0); a callable fn(value) -> str | None as in parametrize (or "
+    "ids= takes: 'readable' (default: dtype=bfloat16-padded=True), 'pytest' (the ids parametrize "
+    "gives: bfloat16-True, dtype0) or 'stacked' (the node ids of stacked parametrize decorators written "
+    "top decorator first, as `pairwise-param convert` writes them); a callable fn(value) -> str | None as in parametrize (or "
     "fn(argname, value)); a list of one id per value (a table of one axis); or a mapping "
     "{argname: fn(value) or a list of one id per value}"
 )
@@ -216,7 +217,7 @@ def _check_ids(value: Any, ctx: _Context) -> Any:
     if value is None or callable(value):
         return value
     if isinstance(value, str):
-        if value in ("readable", "pytest"):
+        if value in ID_STYLES:
             return value
         raise InvalidArgument(f"ids={value!r} is not an id style. " + IDS_ACCEPTED, where=ctx.where)
     if isinstance(value, (list, tuple)):

@@ -64,7 +64,7 @@ def convert_split(source: str, decorators: list[tuple[str, str]]) -> list[str]:
     ``convert_source`` runs once on the result, and an axis is "option" when the probe's
     converted axes include it.  The module's own names stay in scope, so a rule that
     reads module constants sees them."""
-    from pairwise_param.convert import convert_source  # <- re-point here when it moves
+    from pairwise_param.cli.convert import convert_source  # <- re-point here when it moves
 
     parts = [source.rstrip("\n"), "", ""]
     for i, (_name, dec) in enumerate(decorators):
@@ -79,7 +79,8 @@ def convert_split(source: str, decorators: list[tuple[str, str]]) -> list[str]:
             why = conv.skipped.get(probe_name(i), "")
             out.append("uncertain" if "unsure" in why or "--options" in why else "shape")
         else:
-            out.append("option" if any(name in a.split(",") for a in axes) else "shape")
+            riding = conv.riding.get(probe_name(i), [])  # a one-value axis goes along, as no option
+            out.append("option" if any(name in a.split(",") for a in axes if a not in riding) else "shape")
     return out
 
 

@@ -110,7 +110,9 @@ def markdown(result: dict[str, Any]) -> str:
             f"{s['found_exact']}/{s['faults']} (one that implies the failure: {s['found_implies']}/{s['faults']}); "
             f"extra cases mean {s['extra_mean']:.1f}, max {s['extra_max']} (total {s['extra_total']}) vs a full "
             f"rerun mean {s['rerun_mean']:.1f}, max {s['rerun_max']} (total {s['rerun_total']}); every minimal "
-            f"failing combination named by the final candidate list: {s['all_listed']}/{s['faults']}.")
+            f"failing combination named by the final candidate list: {s['all_listed']}/{s['faults']}; "
+            f"precision (answers that are true: exact or implying the failure, a union counted true when "
+            f"every cause is): {s['answered_true']}/{s['answered']} = {s['precision']}.")
     lines.append(f"- not detected by the t=2 table (nothing to localize): {', '.join(t['undetected']) or 'none'}.")
     if not all(r["t2_table_current"] for r in result["faults"]):
         stale = [r["id"] for r in result["faults"] if not r["t2_table_current"]]
@@ -125,7 +127,11 @@ def totals(faults: list[dict[str, Any]]) -> dict[str, Any]:
         ex = [r["extra_cases"] for r in rs]
         rr = [r["full_rerun_cases"] for r in rs]
         n = len(rs)
+        answered = [r for r in rs if r.get("located")]
+        right = sum(r["located_true"] in ("exact", "superset") for r in answered)
         return {"faults": n, "first_exact": sum(r["first_true"] == "exact" for r in rs),
+                "answered": len(answered), "answered_true": right,
+                "precision": round(right / len(answered), 3) if answered else None,
                 "found_exact": sum(r["located_true"] == "exact" for r in rs),
                 "found_implies": sum(r["located_true"] in ("exact", "superset") for r in rs),
                 "all_listed": sum(r["final_true_listed"] == len(r["witnesses"]) for r in rs),

@@ -130,12 +130,17 @@ def evaluate(test: str, model: Model, rows: Sequence[tuple[int, ...]], failed: S
     done = search(found, budget, run_round)
     after = g.verdict()
     cands = g.explaining()
-    located = cands[0] if decided(found) else None
+    kind, answer = g.answer()  # "found": one combination; "union": several independent causes
+    located = answer if decided(found) else None
+    truths = [_truth(tuple(c), witnesses) for c in located or ()]
+    truth = ("exact" if truths and all(t == "exact" for t in truths) else
+             "superset" if truths and all(t in ("exact", "superset") for t in truths) else "no")
     out.update(extra_rows=done.used, rounds=done.rounds, stalled=done.stalled, budget=budget,
-               final_verdict=after.kind, remaining=len(cands), final_candidates=len(after.candidates),
+               final_verdict="union" if kind == "union" and located else after.kind, remaining=len(cands),
+               final_candidates=len(after.candidates),
                final_true_listed=_listed(after, witnesses),
-               located=g.describe(located) if located is not None else None,
-               located_cells=[list(c) for c in located] if located is not None else None,
-               located_true=_truth(tuple(located), witnesses) if located is not None else "no",
+               located=" or ".join(g.describe(c) for c in located) if located else None,
+               located_cells=[[list(cell) for cell in c] for c in located] if located else None,
+               located_true=truth,
                followup_rows=asked_rows)
     return out

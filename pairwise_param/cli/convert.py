@@ -1,30 +1,45 @@
 """``pairwise-param convert``: rewrite stacked ``parametrize`` over options into one ``@pairwise``.
 
 A codemod on libcst's concrete syntax tree (the ``convert`` extra), so comments,
-formatting and every expression are kept as written: the values of an axis are
-moved, never re-printed from their values.  Per test function:
+formatting, line endings and the encoding (PEP 263) are kept as written: the values
+of an axis are moved, never re-printed from their values.  Per test function:
 
 * the *option* decorators are ``@pytest.mark.parametrize`` marks without
   ``ids=``/``indirect=``/other keywords whose names are all in ``options`` (when
-  given), else single-name marks over a literal list of at least two values
-  that are not all int literals (bools, strings, ``None``, ``torch.float16``:
-  shapes and sizes stay ``parametrize``);
-* with at least :data:`MIN_AXES` of them (two when ``options`` is given), they
-  are replaced by one ``@pairwise(...)`` where the topmost of them stood:
-  identifiers become keyword axes, several names one grouped axis in the leading
-  mapping (``{"n,k": [(1, 64), ...]}``, literal list rows turned into tuples);
-  ``pytest.param(value, marks=..., id=...)`` values are carried as they are
-  (``@pairwise`` reads them);
+  given), else single-name marks whose values (a literal list, or a module-level
+  name assigned one) the shared split calls options
+  (:func:`pairwise_param.report.whatif.axis_kind`: the rule the report's
+  ``@PAIRWISE`` column uses; shapes and sizes stay ``parametrize``, and an axis the
+  rule is unsure of is named in the test's reason, with ``--options``);
+* node ids are kept: ``@pairwise`` is expanded before any ``parametrize``, so only
+  the option decorators BELOW every other ``parametrize`` of the test (the bottom
+  run) are converted (``--reorder``: every option decorator, the node ids then list
+  the ``@pairwise`` part first), and ``ids="stacked"`` is written
+  (:data:`pairwise_param.contract.ID_STYLES`): ``--pairwise-mode=full`` then yields
+  exactly the original node ids, in their order;
+* with at least :data:`~pairwise_param.report.whatif.MIN_AXES` of them (two when
+  ``options`` is given), they are replaced by one ``@pairwise(...)`` where the
+  topmost of them stood: identifiers become keyword axes in decorator order; when
+  one axis cannot be a keyword (several names, a name such as ``mode`` or ``seed``
+  that is an option of ``@pairwise``), every axis goes, in order, in the leading
+  mapping (``{"n,k": [(1, 64), ...], "mode": [...]}``, literal list rows turned
+  into tuples); ``pytest.param(value, marks=..., id=...)`` values are carried as
+  they are (``@pairwise`` reads them); comments inside the call that are not in
+  the values move above ``@pairwise``;
+* a test whose option values repeat a value (valid for pytest, refused by
+  ``@pairwise``) is left as it is, with the reason;
 * ``from pairwise_param import pairwise`` is added after the module's imports
-  when the name is not imported yet.
+  when the module does not import it yet; where the name ``pairwise`` is bound to
+  something else (``from itertools import pairwise``, a ``def pairwise``) it is
+  imported under an alias (``pairwise_param_pairwise``).
 
-``--pairwise-mode=full`` then runs exactly the original product (the
-decorators' product equals the axes' product), which is how a conversion is
-checked.  libcst is imported only here, only when converting.
+libcst is imported only here, only when converting.  Writing the file (atomic,
+checked by collecting it first) is :mod:`pairwise_param.cli.convert_file`'s.
 """
 
 from __future__ import annotations
 
+import ast
 import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -32,25 +47,30 @@ from typing import Any
 
 from pairwise_param.errors import InvalidArgument
 
-__all__ = ["Conversion", "convert_source"]
-
-#: Stacked option axes needed before a test is converted without ``--options``:
-#: pairwise over two axes is their product, so two gain nothing.
-MIN_AXES = 3
+__all__ = ["ALIAS", "Conversion", "convert_source"]
 
 #: A one-line ``@pairwise(...)`` longer than this is written one axis a line.
 LINE_LENGTH = 100
 
+#: The name ``pairwise`` is imported under where the module binds ``pairwise`` already.
+ALIAS = "pairwise_param_pairwise"
+
 
 @dataclass
 class Conversion:
-    """The result for one file: the new text, and per converted test its axes."""
+    """The result for one file: the new text (and bytes, in the file's encoding), and
+    per converted test its axes, per test left as it was the reason."""
 
     path: str
     old: str
     new: str
     converted: dict[str, list[str]] = field(default_factory=dict)  # test name -> axes
     skipped: dict[str, str] = field(default_factory=dict)  # test name -> why not
+    notes: dict[str, str] = field(default_factory=dict)  # converted test -> what stayed, what changed
+    #: converted test -> its one-value axes that went into the table (no option: they keep the ids)
+    riding: dict[str, list[str]] = field(default_factory=dict)
+    new_bytes: bytes = b""
+    encoding: str = "utf-8"
 
     def diff(self) -> str:
         return "".join(
@@ -72,24 +92,34 @@ def _libcst() -> Any:
 
 
 def convert_source(
-    source: str, path: str = "<source>", *, test: str | None = None, options: Sequence[str] | None = None
+    source: str | bytes, path: str = "<source>", *, test: str | None = None, options: Sequence[str] | None = None,
+    reorder: bool = False,
 ) -> Conversion:
     """Convert the tests of ``source`` (only ``test``: ``name`` or ``Class::name``, when
-    given).  ``options``: the argument names that are option axes (default: the rule of
-    the module docstring).  Raises :class:`InvalidArgument` when ``test`` is not found."""
+    given).  ``source`` as bytes keeps the file's encoding (PEP 263) and line endings
+    in ``new_bytes``.  ``options``: the argument names that are option axes (default:
+    the split of the module docstring).  ``reorder``: convert option decorators above a
+    shape ``parametrize`` too (their node ids then change order).  Raises :class:`InvalidArgument` when
+    ``test`` is not found or the source does not parse."""
     cst = _libcst()
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
         raise InvalidArgument(f"{path}: not valid Python: {exc}") from None
-    result = Conversion(path, source, source)
-    transformer = _make_transformer(cst, result, test, set(options) if options else None)
+    except (LookupError, UnicodeDecodeError, SyntaxError) as exc:  # a coding line naming no codec, bytes not in it
+        raise InvalidArgument(f"{path}: cannot decode the file: {exc}") from None
+    old = module.code
+    result = Conversion(path, old, old, encoding=module.encoding)
+    name, imported = _pairwise_name(cst, module)
+    transformer = _make_transformer(cst, result, test, set(options) if options else None,
+                                    _module_lists(cst, module), name, reorder)
     new_module = module.visit(transformer)
     if test is not None and not transformer.seen_test:
         raise InvalidArgument(f"{path}: no test function {test!r}")
-    if result.converted and not _imports_pairwise(cst, new_module):
-        new_module = _add_import(cst, new_module)
+    if result.converted and not imported:
+        new_module = _add_import(cst, new_module, name)
     result.new = new_module.code
+    result.new_bytes = new_module.bytes
     return result
 
 
@@ -106,53 +136,139 @@ def _is_parametrize(cst: Any, dec: Any) -> bool:
     )
 
 
-def _names(cst: Any, node: Any) -> list[str] | None:
-    """Argument names of a ``parametrize`` (a string literal or a list/tuple of them)."""
+def _names(cst: Any, node: Any) -> tuple[list[str], bool] | None:
+    """(argument names of a ``parametrize``, whether they were given as a list/tuple)."""
     if isinstance(node, cst.SimpleString):
         text = node.evaluated_value
-        return [n.strip() for n in str(text).split(",") if n.strip()]
+        return [n.strip() for n in str(text).split(",") if n.strip()], False
     if isinstance(node, (cst.List, cst.Tuple)):
         out = []
         for el in node.elements:
             if not isinstance(el.value, cst.SimpleString):
                 return None
             out.append(str(el.value.evaluated_value).strip())
-        return out
+        return out, True
     return None
 
 
-def _is_int_literal(cst: Any, node: Any) -> bool:
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        node = node.expression
-    return isinstance(node, cst.Integer)
+class _Named:
+    """A value written as a name (``torch.float16``, ``Mode.FAST``): an option value to
+    the split, equal to another by its text."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Named) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __repr__(self) -> str:
+        return self.text
 
 
-def _scalar(cst: Any, node: Any) -> bool:
-    """A value that names an option: a constant, a string, a dotted name (``torch.float16``,
-    ``Mode.FAST``), or ``pytest.param`` of one.  Lists, tuples and dicts are shapes or cases."""
+class _Case:
+    """A value the split reads as a case or shape (a call, a list, a tuple)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _code(cst: Any, node: Any) -> str:
+    return str(cst.Module(body=[]).code_for_node(node))
+
+
+def _value_of(cst: Any, node: Any) -> Any:
+    """The split's view of one written value: a literal's value, a :class:`_Named`, or a
+    tuple / :class:`_Case` for what is a shape or a case."""
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "param":
-        return bool(node.args) and node.args[0].keyword is None and _scalar(cst, node.args[0].value)
-    if _is_int_literal(cst, node):
-        return True
-    return isinstance(node, (cst.Name, cst.Attribute, cst.SimpleString, cst.ConcatenatedString, cst.Float))
+        if node.args and node.args[0].keyword is None and len([a for a in node.args if a.keyword is None]) == 1:
+            return _value_of(cst, node.args[0].value)
+        return _Case(_code(cst, node))
+    if isinstance(node, (cst.Tuple, cst.List, cst.Dict, cst.Set)):
+        return (_Case(_code(cst, node)),)
+    text = _code(cst, node).strip()
+    if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString,
+                         cst.UnaryOperation)) or (isinstance(node, cst.Name) and node.value in ("True", "False", "None")):
+        try:
+            return ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            return _Case(text)
+    if isinstance(node, (cst.Name, cst.Attribute)):
+        return _Named(text)
+    number = _arithmetic(text)
+    if number is not None:
+        return number
+    return (_Case(text),)  # a call or an expression: not a plain option value
 
 
-def _is_option_list(cst: Any, values: Any) -> bool:
-    """A literal list/tuple of >= 2 option values, not all int literals (sizes and shapes
-    stay ``parametrize``)."""
-    if not isinstance(values, (cst.List, cst.Tuple)) or len(values.elements) < 2:
-        return False
-    if not all(_scalar(cst, el.value) for el in values.elements):
-        return False
-    return not all(_is_int_literal(cst, el.value) for el in values.elements)
+def _arithmetic(text: str) -> int | float | None:
+    """``2048 + 16``, ``1 << 10``, ``2**20``: ints and floats under + - * // / ** << (else None)."""
+    import operator
+
+    ops: dict[type, Any] = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+                            ast.FloorDiv: operator.floordiv, ast.Div: operator.truediv, ast.Pow: operator.pow,
+                            ast.LShift: operator.lshift}
+
+    def ev(n: ast.AST) -> Any:
+        if isinstance(n, ast.Constant) and type(n.value) in (int, float):
+            return n.value
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
+            return -ev(n.operand)
+        if isinstance(n, ast.BinOp) and type(n.op) in ops:
+            left, right = ev(n.left), ev(n.right)
+            if isinstance(n.op, (ast.Pow, ast.LShift)) and abs(right) > 64:
+                raise ValueError("too large")
+            return ops[type(n.op)](left, right)
+        raise ValueError("not arithmetic")
+
+    try:
+        value = ev(ast.parse(text, mode="eval").body)
+    except (ValueError, SyntaxError, ZeroDivisionError, TypeError, RecursionError):
+        return None
+    return value if isinstance(value, (int, float)) else None
+
+
+def _identity(v: Any) -> Any:
+    """Equal values of one axis, as ``@pairwise`` sees repeats (``1`` and ``True`` differ)."""
+    return (type(v).__name__, repr(v))
+
+
+def _module_lists(cst: Any, module: Any) -> dict[str, Any]:
+    """Top-level ``NAME = [...]`` / ``(...)`` assigned once: name -> the list node."""
+    found: dict[str, Any] = {}
+    seen: set[str] = set()
+    for stmt in module.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            targets, value = [], None
+            if isinstance(small, cst.Assign):
+                targets, value = [t.target for t in small.targets], small.value
+            elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                targets, value = [small.target], small.value
+            for t in targets:
+                if isinstance(t, cst.Name):
+                    if t.value in seen:  # assigned twice: which list a test sees is not static
+                        found.pop(t.value, None)
+                    elif isinstance(value, (cst.List, cst.Tuple)):
+                        found[t.value] = value
+                    seen.add(t.value)
+    return found
 
 
 @dataclass
 class _Param:
     index: int  # position among the function's decorators
     names: list[str]
-    values: Any  # the argvalues expression node
+    values: Any  # the argvalues expression node, as it will be written
     decorator: Any = None  # the decorator node (its comments move with the axis)
+    seen: list[Any] | None = None  # the split's view of the values (None: not statically known)
+    written: Any = None  # the argvalues node as written (its comments stay inside the values)
 
 
 def _parametrize_args(cst: Any, dec: Any) -> tuple[Any, Any] | None:
@@ -172,6 +288,36 @@ def _parametrize_args(cst: Any, dec: Any) -> tuple[Any, Any] | None:
     return nodes[0], nodes[1]
 
 
+def _unwrap_single(cst: Any, values: Any) -> Any:
+    """``parametrize(("m",), [(1,), (2,)])`` passes ``m=1``: the one-element rows of a
+    list/tuple of ONE name, unwrapped (``[1, 2]``); None when a row is not such a row."""
+    if not isinstance(values, (cst.List, cst.Tuple)):
+        return None
+    elements = []
+    for el in values.elements:
+        v = el.value
+        if not isinstance(v, (cst.List, cst.Tuple)) or len(v.elements) != 1:
+            return None
+        elements.append(el.with_changes(value=v.elements[0].value))
+    return values.with_changes(elements=elements)
+
+
+def _comments(cst: Any, node: Any, skip: Any) -> list[str]:
+    """The comments inside ``node`` that are not inside ``skip`` (in order)."""
+    out: list[str] = []
+
+    class Finder(cst.CSTVisitor):  # type: ignore[misc]  # libcst is imported lazily, as Any
+        def on_visit(self, n: Any) -> bool:
+            if n is skip:
+                return False
+            if isinstance(n, cst.Comment):
+                out.append(n.value)
+            return True
+
+    node.visit(Finder())
+    return out
+
+
 # -- writing -------------------------------------------------------------------------------------
 def _rows_as_tuples(cst: Any, values: Any) -> Any:
     """Literal list rows of a grouped axis become tuples (``[[1, 64]]`` -> ``[(1, 64)]``)."""
@@ -189,42 +335,54 @@ def _rows_as_tuples(cst: Any, values: Any) -> Any:
     return values.with_changes(elements=elements)
 
 
-def _pairwise_decorator(cst: Any, params: list[_Param], template: Any, depth: int) -> Any:
-    """``@pairwise(...)`` over ``params`` (their value expressions moved as written),
-    in the place of ``template`` (so the comments above it stay)."""
-    args = []
-    grouped = [p for p in params if len(p.names) > 1 or not p.names[0].isidentifier()]
-    if grouped:
+def _decorator_options() -> frozenset[str]:
+    from pairwise_param.decorator import OPTIONS
+
+    return frozenset(o.name for o in OPTIONS)
+
+
+def _pairwise_decorator(cst: Any, params: list[_Param], template: Any, depth: int, name: str) -> Any:
+    """``@pairwise(...)`` over ``params`` (their value expressions moved as written), in
+    decorator order, with ``ids="stacked"``, in the place of ``template`` (so the comments
+    above it stay)."""
+    reserved = _decorator_options()
+    as_mapping = any(len(p.names) > 1 or not p.names[0].isidentifier() or p.names[0] in reserved for p in params)
+    nothing = cst.SimpleWhitespace("")
+    args: list[Any] = []
+    comments: list[Any] = []  # the trailing comment of each arg's decorator (or None)
+    if as_mapping:
         mapping = cst.Dict(
             elements=[
                 cst.DictElement(
-                    key=cst.SimpleString(repr(",".join(p.names))), value=_rows_as_tuples(cst, p.values)
+                    key=cst.SimpleString(repr(",".join(p.names))),
+                    value=_rows_as_tuples(cst, p.values) if len(p.names) > 1 else p.values,
                 )
-                for p in grouped
+                for p in params
             ]
         )
         args.append(cst.Arg(value=mapping))
-    nothing = cst.SimpleWhitespace("")
-    comments: list[Any] = []  # the trailing comment of each arg's decorator (or None)
-    if grouped:
         comments.append(None)
-    for p in params:
-        if p not in grouped:
+    else:
+        for p in params:
             args.append(cst.Arg(keyword=cst.Name(p.names[0]), value=p.values,
                                 equal=cst.AssignEqual(whitespace_before=nothing, whitespace_after=nothing)))
             comments.append(p.decorator.trailing_whitespace.comment)
-    # comments above the decorators that go away move above @pairwise, in order
+    args.append(cst.Arg(keyword=cst.Name("ids"), value=cst.SimpleString('"stacked"'),
+                        equal=cst.AssignEqual(whitespace_before=nothing, whitespace_after=nothing)))
+    comments.append(None)
+    # comments above the decorators that go away move above @pairwise, in order, then the
+    # comments inside each call that are not in its values, then (mapping form) the
+    # trailing comment of each decorator
     leading = list(template.leading_lines)
     for p in params:
         if p.decorator is not template:
             leading.extend(p.decorator.leading_lines)
-    leading.extend(
-        cst.EmptyLine(comment=p.decorator.trailing_whitespace.comment)
-        for p in grouped
-        if p.decorator.trailing_whitespace.comment is not None
-    )
-    code = cst.Module(body=[]).code_for_node
-    one_line = "@pairwise(" + ", ".join(code(a) for a in args) + ")"
+    for p in params:
+        inner = _comments(cst, p.decorator.decorator, p.written)
+        leading.extend(cst.EmptyLine(comment=cst.Comment(c)) for c in inner)
+        if as_mapping and p.decorator.trailing_whitespace.comment is not None:
+            leading.append(cst.EmptyLine(comment=p.decorator.trailing_whitespace.comment))
+    one_line = f"@{name}(" + ", ".join(_code(cst, a) for a in args) + ")"
     if "\n" in one_line or 4 * depth + len(one_line) > LINE_LENGTH or any(comments):
         # one axis a line, as a formatter would write it; the values keep their own lines
         # and each axis keeps the comment its decorator had
@@ -243,15 +401,18 @@ def _pairwise_decorator(cst: Any, params: list[_Param], template: Any, depth: in
             a.with_changes(comma=cst.Comma(whitespace_after=ws(depth if i == last else depth + 1, comments[i])))
             for i, a in enumerate(args)
         ]
-        call = cst.Call(func=cst.Name("pairwise"), args=args, whitespace_before_args=ws(depth + 1))
+        call = cst.Call(func=cst.Name(name), args=args, whitespace_before_args=ws(depth + 1))
     else:
         space = cst.SimpleWhitespace(" ")
         args = [a.with_changes(comma=cst.Comma(whitespace_after=space)) for a in args[:-1]] + args[-1:]
-        call = cst.Call(func=cst.Name("pairwise"), args=args)
+        call = cst.Call(func=cst.Name(name), args=args)
     return template.with_changes(decorator=call, leading_lines=leading, trailing_whitespace=cst.TrailingWhitespace())
 
 
-def _make_transformer(cst: Any, result: Conversion, test: str | None, options: set[str] | None) -> Any:
+def _make_transformer(cst: Any, result: Conversion, test: str | None, options: set[str] | None,
+                      lists: dict[str, Any], name: str, reorder: bool) -> Any:
+    from pairwise_param.report.whatif import MIN_AXES, axis_kind, choose
+
     class Transformer(cst.CSTTransformer):  # type: ignore[misc]  # libcst is imported lazily, as Any
         def __init__(self) -> None:
             super().__init__()
@@ -265,62 +426,149 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
             self.classes.pop()
             return updated
 
+        def _param(self, i: int, dec: Any) -> tuple[_Param | None, str, str]:
+            """(the decorator as an axis or None, its kind for whatif.choose, why it is not
+            converted: '' for a plain shape)."""
+            parsed = _parametrize_args(cst, dec)
+            if parsed is None:
+                return None, "other", ""
+            got = _names(cst, parsed[0])
+            if not got or not got[0]:
+                return None, "other", ""
+            names, as_list = got
+            values = parsed[1]
+            if as_list and len(names) == 1:
+                values = _unwrap_single(cst, values)
+                if values is None:
+                    return None, "other", f"{names[0]}: rows not of one value each"
+            literal = values
+            if isinstance(values, cst.Name) and values.value in lists:
+                literal = lists[values.value]
+            seen = None
+            if isinstance(literal, (cst.List, cst.Tuple)):
+                seen = [_value_of(cst, el.value) for el in literal.elements]
+            p = _Param(i, names, values, dec, seen, parsed[1])
+            single = len(names) == 1 and seen is not None and len(seen) == 1
+            if options is not None:
+                if all(n in options for n in names):
+                    return p, "option", ""
+                return (p, "single", "") if single else (None, "other", "")
+            if len(names) != 1 or seen is None:
+                return None, "other", ""
+            kind, why = axis_kind(names[0], seen)
+            if kind in ("option", "single"):
+                return p, kind, ""
+            return None, kind, (f"{names[0]} unsure ({why})" if kind == "uncertain" else "")
+
         def leave_FunctionDef(self, original: Any, updated: Any) -> Any:
-            name = "::".join([*self.classes, updated.name.value])
+            test_name = "::".join([*self.classes, updated.name.value])
             if not updated.name.value.startswith("test"):
                 return updated
-            if test is not None and test not in (name, updated.name.value):
+            if test is not None and test not in (test_name, updated.name.value):
                 return updated
             self.seen_test = True
-            params = []
+            marks: list[tuple[_Param | None, str, str]] = []
             for i, dec in enumerate(updated.decorators):
-                if not _is_parametrize(cst, dec):
-                    continue
-                parsed = _parametrize_args(cst, dec)
-                if parsed is None:
-                    continue
-                names = _names(cst, parsed[0])
-                if not names:
-                    continue
-                if options is not None:
-                    if all(n in options for n in names):
-                        params.append(_Param(i, names, parsed[1], dec))
-                elif len(names) == 1 and _is_option_list(cst, parsed[1]):
-                    params.append(_Param(i, names, parsed[1], dec))
+                if _is_parametrize(cst, dec):
+                    marks.append(self._param(i, dec))
+            # which options: report/whatif.choose (the bottom run keeps the node ids)
+            keyed = [(",".join(p.names) if p else None, kind) for p, kind, _ in marks]
+            chosen = set(choose(keyed, reorder))
+            params = [p for p, _, _ in marks if p is not None and ",".join(p.names) in chosen]
+            n_options = sum(k == "option" for p, k, _ in marks if p is not None and ",".join(p.names) in chosen)
+            above = [p for p, k, _ in marks if k == "option" and p is not None and ",".join(p.names) not in chosen]
+            unsure = [why for p, _, why in marks if p is None and why]
             need = 2 if options is not None else MIN_AXES
-            if len(params) < need:
-                result.skipped[name] = f"{len(params)} option axes (needs {need})"
+            kept = (f"{', '.join(','.join(p.names) for p in above)} kept as parametrize: a shape parametrize "
+                    "below (--reorder converts them; the node ids then change)") if above else ""
+            if n_options < need:
+                why = f"{n_options} option axes (needs {need})"
+                if kept:
+                    why += "; " + kept
+                if unsure:
+                    why += f"; {'; '.join(unsure)}: pass --options to convert them"
+                result.skipped[test_name] = why
                 return updated
+            for p in params:
+                if p.seen is not None and len(p.names) == 1:
+                    keys = [_identity(v) for v in p.seen]
+                    rep = next((v for v, k in zip(p.seen, keys) if keys.count(k) > 1), None)
+                    if len(set(keys)) < len(keys):
+                        result.skipped[test_name] = (
+                            f"the values of {p.names[0]} repeat {rep!r} (pytest runs it twice; @pairwise "
+                            "needs distinct values): left as parametrize")
+                        return updated
             first = params[0].index
             drop = {p.index for p in params}
             new_decs = []
             for i, dec in enumerate(updated.decorators):
                 if i == first:
-                    new_decs.append(_pairwise_decorator(cst, params, dec, len(self.classes)))
+                    new_decs.append(_pairwise_decorator(cst, params, dec, len(self.classes), name))
                 elif i not in drop:
                     new_decs.append(dec)
-            result.converted[name] = [",".join(p.names) for p in params]
+            result.converted[test_name] = [",".join(p.names) for p in params]
+            singles = [",".join(p.names) for p, k, _ in marks if p is not None and k == "single" and any(p is q for q in params)]
+            if singles:
+                result.riding[test_name] = singles
+            if kept:
+                result.notes[test_name] = kept
+            elif reorder and chosen != set(choose(keyed)):
+                result.notes[test_name] = "reordered: the node ids now list the @pairwise part first"
             return updated.with_changes(decorators=new_decs)
 
     return Transformer()
 
 
-def _imports_pairwise(cst: Any, module: Any) -> bool:
-    """The module binds the name ``pairwise`` by a top-level ``from ... import``."""
-    for stmt in module.body:
-        if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if (
-                    isinstance(small, cst.ImportFrom)
-                    and not isinstance(small.names, cst.ImportStar)
-                    and any((a.evaluated_alias or a.evaluated_name) == "pairwise" for a in small.names)
-                ):
-                    return True
-    return False
+def _pairwise_name(cst: Any, module: Any) -> tuple[str, bool]:
+    """(the name ``@pairwise`` is written with, whether the module imports it already):
+    ``pairwise`` (or the module's own alias of ``pairwise_param.pairwise``); where
+    ``pairwise`` is bound to something else anywhere in the module, :data:`ALIAS`."""
+    bound: set[str] = set()
+    mine: str | None = None
+
+    class Finder(cst.CSTVisitor):  # type: ignore[misc]  # libcst is imported lazily, as Any
+        def visit_ImportFrom(self, node: Any) -> None:
+            nonlocal mine
+            if isinstance(node.names, cst.ImportStar):
+                return
+            mod = _code(cst, node.module) if node.module is not None else ""
+            for a in node.names:
+                local = a.evaluated_alias or a.evaluated_name
+                bound.add(local)
+                if mod == "pairwise_param" and a.evaluated_name == "pairwise" and not node.relative:
+                    mine = local
+
+        def visit_Import(self, node: Any) -> None:
+            for a in node.names:
+                bound.add((a.evaluated_alias or a.evaluated_name).split(".")[0])
+
+        def visit_FunctionDef(self, node: Any) -> None:
+            bound.add(node.name.value)
+
+        def visit_ClassDef(self, node: Any) -> None:
+            bound.add(node.name.value)
+
+        def visit_AssignTarget(self, node: Any) -> None:
+            if isinstance(node.target, cst.Name):
+                bound.add(node.target.value)
+
+        def visit_AnnAssign(self, node: Any) -> None:
+            if isinstance(node.target, cst.Name):
+                bound.add(node.target.value)
+
+    module.visit(Finder())
+    if mine is not None:
+        return mine, True
+    name = "pairwise" if "pairwise" not in bound else ALIAS
+    while name != "pairwise" and name in bound:
+        name += "_"
+    return name, False
 
 
-def _add_import(cst: Any, module: Any) -> Any:
-    line = cst.parse_statement("from pairwise_param import pairwise\n")
+def _add_import(cst: Any, module: Any, name: str) -> Any:
+    alias = "" if name == "pairwise" else f" as {name}"
+    line = cst.parse_statement(f"from pairwise_param import pairwise{alias}{module.default_newline}",
+                               config=module.config_for_parsing)
     body = list(module.body)
     last = -1
     for i, stmt in enumerate(body):

@@ -274,6 +274,9 @@ def build_parser() -> argparse.ArgumentParser:
     loc.add_argument("--budget", type=_nonneg, default=20, metavar="N", help="extra cases at most (default 20)")
     loc.add_argument("--run", default=None, metavar="FILE",
                      help="the run to start from (a --pairwise-report file; default: pytest's cache)")
+    loc.add_argument("--timeout", type=float, default=600.0, metavar="S",
+                     help="seconds each round's pytest run may take (default 600); past it the run is killed "
+                     "and localize says what stays unknown")
     loc.add_argument("--keep", default=None, metavar="DIR",
                      help="keep each round's request and report files in DIR (default: a temporary directory)")
 
@@ -287,9 +290,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     conv.add_argument("target", metavar="FILE[::TEST]")
     conv.add_argument("--options", default=None, metavar="A,B,C",
-                      help="the argument names that are option axes (default: single-name lists of "
-                      "two or more literal option values, not all ints, in tests with three or more)")
-    conv.add_argument("--write", action="store_true", help="write the converted file instead of a diff")
+                      help="the argument names that are option axes (default: the split of docs/cli.md: "
+                      "single-name lists of option values, int codes such as bias_mode=[0, 1, 2] included, "
+                      "in tests with three or more)")
+    conv.add_argument("--write", action="store_true",
+                      help="write the converted file instead of a diff (atomically, after collecting it: a file "
+                      "that does not collect is not written)")
+    conv.add_argument("--no-check", dest="check", action="store_false",
+                      help="with --write: do not collect the original and the converted file first")
+    conv.add_argument("--reorder", action="store_true",
+                      help="also convert option decorators that sit above a shape parametrize (their node ids "
+                      "then list the @pairwise part first; by default only the bottom run is converted, so "
+                      "--pairwise-mode=full keeps every node id)")
     return parser
 
 
@@ -356,7 +368,8 @@ def _localize(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err
 
     _check_paths(args.paths)
     try:
-        return localize(args.paths, pytest_args, args.budget, args.run, out, err, args.keep)
+        return localize(args.paths, pytest_args, args.budget, args.run, out, err, args.keep,
+                        args.timeout if args.timeout > 0 else None)
     except LocalizeError as exc:
         raise _UsageError(str(exc)) from None
 
@@ -823,6 +836,7 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 # -- convert ---------------------------------------------------------------------------------------
 def _convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from pairwise_param.cli.convert import convert_source
+    from pairwise_param.cli.convert_file import atomic_write, collect_check, read_source
 
     file_part, _, test = args.target.partition("::")
     path = Path(file_part)
@@ -833,18 +847,37 @@ def _convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         options = [n.strip() for n in args.options.split(",") if n.strip()]
         if not options:
             raise _UsageError("--options needs at least one name")
-    source = path.read_text(encoding="utf-8")
-    result = convert_source(source, file_part, test=test or None, options=options)
+    result = convert_source(read_source(path), file_part, test=test or None, options=options, reorder=args.reorder)
     prefix = f"pairwise-param convert: {file_part}::"
-    err.writelines(f"{prefix}{name}: @pairwise({', '.join(axes)})\n" for name, axes in result.converted.items())
+    for name, axes in result.converted.items():
+        note = f" ({result.notes[name]})" if name in result.notes else ""
+        err.write(f"{prefix}{name}: @pairwise({', '.join(axes)}){note}\n")
     err.writelines(f"{prefix}{name}: unchanged ({why})\n" for name, why in result.skipped.items())
     if not result.converted:
         err.write(f"pairwise-param convert: {file_part}: nothing to convert\n")
-    elif args.write:
-        path.write_text(result.new, encoding="utf-8")
-        err.write(f"pairwise-param convert: wrote {file_part}\n")
-    else:
+        return ExitCode.OK
+    if not args.write:
         out.write(result.diff())
+        return ExitCode.OK
+    if args.check:
+        check = collect_check(path, result.new_bytes)
+        if not check.converted_ok and check.original_ok:
+            raise _UsageError(f"{file_part}: not written: the converted file does not collect (the file is "
+                              f"unchanged; convert one test with FILE::TEST, or name --options):\n{check.error}")
+        if not check.original_ok:
+            err.write(f"pairwise-param convert: {file_part}: not checked by collection: the original does not "
+                      f"collect here either{' (the converted file does not either)' if not check.converted_ok else ''}\n")
+        elif check.ids_identical:
+            err.write(f"pairwise-param convert: {file_part}: collects; --pairwise-mode=full gives the "
+                      f"{len(check.full)} original node ids\n")
+        else:
+            lost = sorted(set(check.original) - set(check.full))
+            err.write(f"pairwise-param convert: {file_part}: collects; --pairwise-mode=full gives "
+                      f"{len(check.full)} items for {len(check.original)}, node ids "
+                      f"{'in another order' if not lost and len(check.full) == len(check.original) else 'changed'}"
+                      f"{(': first missing ' + lost[0]) if lost else ''}\n")
+    atomic_write(path, result.new_bytes)
+    err.write(f"pairwise-param convert: wrote {file_part}\n")
     return ExitCode.OK
 
 

@@ -11,7 +11,7 @@ fixture), so pytest's terse errors are pre-empted by ours, naming the test.
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -22,9 +22,9 @@ from pairwise_param.errors import AxisCollision, EmptyAxis, InvalidArgument
 from pairwise_param.model import Model
 from pairwise_param.plugin import modes
 from pairwise_param.plugin.absent import model_for, split_infeasible
-from pairwise_param.tables.build import Table, build_with_invalid, engine_options
+from pairwise_param.tables.build import Table, build_with_invalid, engine_options, exhaustive
 from pairwise_param.tables.cache import TableCache
-from pairwise_param.tables.ids import row_ids, value_param_ids
+from pairwise_param.tables.ids import row_ids, stacked_order, value_param_ids
 from pairwise_param.tables.product import feasible_count
 
 __all__ = ["Plan", "Record", "expand"]
@@ -340,6 +340,9 @@ def expand(
             shapes: list[set[str]] = []
             if asked:
                 table, shapes = _follow_up(model, table, asked)
+            elif _id_style(spec, settings) == "stacked" and exhaustive(mode):
+                # the order stacked parametrize decorators give the product (tables/ids.py)
+                table = replace(table, rows=tuple(table.rows[i] for i in stacked_order(table.rows)))
             rows, cases, negative = table.rows, [None] * len(table.rows), ""
         params = _params(spec, model, rows, cases, nodeid, _id_style(spec, settings))
         wanted: dict[str, set[str]] | None = None
@@ -379,8 +382,6 @@ def _follow_up(model: Model, table: Table, asked: list[dict[str, Any]]) -> tuple
     order asked, and the shapes each row is asked for; a request whose row cannot
     be built is dropped (and stays unanswered), a row asked twice (for two shapes)
     is one row."""
-    from dataclasses import replace
-
     from pairwise_param.runs.localize import build_row
 
     rows: list[tuple[int, ...]] = []

@@ -500,7 +500,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     summary = state.summary
     tr = terminalreporter
     if summary["infeasible"]:
-        tr.write_sep("-", "pairwise-param: t-tuples forbidden by constraints (not covered)", yellow=True)
+        tr.write_sep("-", "pairwise-param: t-tuples not covered (constraints or collection skips)", yellow=True)
         for base, n, text in summary["infeasible"]:
             tr.write_line(f"{base}: {n} tuple{'s' if n != 1 else ''}: {text}", yellow=True)
     if summary.get("invalid_infeasible"):

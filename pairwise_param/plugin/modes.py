@@ -25,7 +25,8 @@ describe the suite, not the run):
 * ``--pairwise-ids`` / ``pairwise_ids``: ``readable`` (default,
   ``dtype=bfloat16-padded=True``) or ``pytest`` (the ids ``parametrize`` would
   give each axis on its own: ``bfloat16-True``, ``dtype0``), for dashboards
-  keyed on node ids; a test's ``ids="readable"|"pytest"`` wins.
+  keyed on node ids, or ``stacked`` (``contract.ID_STYLES``: the node ids of the
+  stacked decorators a converted test came from); a test's ``ids=`` style wins.
 
 Rotation (:mod:`pairwise_param.plugin.rotation`) takes a flag, an environment
 variable and an ini value, with the same precedence:
@@ -52,7 +53,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import NamedTuple, TypeVar
 
-from pairwise_param.contract import MODES
+from pairwise_param.contract import ID_STYLES, MODES
 
 T = TypeVar("T")
 D = TypeVar("D")
@@ -72,8 +73,6 @@ __all__ = [
 
 #: what a table with an empty axis does (the first is the default)
 EMPTY_AXIS = ("skip", "error")
-#: test id styles (the first is the default)
-ID_STYLES = ("readable", "pytest")
 ENV_MODE = "PAIRWISE_MODE"
 ENV_STRENGTH = "PAIRWISE_STRENGTH"
 ENV_ROTATE = "PAIRWISE_ROTATE"

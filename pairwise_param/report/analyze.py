@@ -90,13 +90,6 @@ def is_shape_like(mark: MarkInfo) -> bool:
     return all_ints(mark.rows)
 
 
-def is_option_values(values: Sequence[Any]) -> bool:
-    """Values of an option rather than a size: at least two, and not all plain ints
-    (bools, strings, ``None``, enum members, dtypes).  A stacked single-name
-    ``parametrize`` over such values is what ``@pairwise`` would cover."""
-    return len(values) >= 2 and not all(isinstance(v, int) and not isinstance(v, bool) for v in values)
-
-
 def has_key_column(mark: MarkInfo) -> bool:
     """Fewer than two rows, or some name takes a different value in every row: a list of
     cases, not a covering table (:func:`pairwise_param.report.classify.key_column`)."""
@@ -314,7 +307,8 @@ class _Layout:
     pending_option: list[tuple[str, list[Any]]] = field(default_factory=list)
     tied: dict[int, int] = field(default_factory=dict)  # axis index -> its factor in FULL
     notes: list[str] = field(default_factory=list)
-    stacked: list[tuple[str, list[Any]]] = field(default_factory=list)  # single-name option axes
+    stacked: list[tuple[str, list[Any]]] = field(default_factory=list)  # single-name axes, distinct values
+    order: list[str | None] = field(default_factory=list)  # parametrize marks top-down: stacked name or None
     case_tables: int = 0  # multi-name lists taken as case tables
     by_rows: dict[int, int] = field(default_factory=dict)  # table index -> its rows, its factor in FULL
 
@@ -407,7 +401,8 @@ def _parametrize_mark(layout: _Layout, g: _Group, mark: MarkInfo, strengths: Seq
     if len(names) == 1:
         layout.axes.append(AxisReport(names[0], "axis", len(mark.rows), "parametrize"))
         values = _distinct(row[0] for row in mark.rows if len(row) == 1)
-        if len(values) == len(mark.rows) and is_option_values(values):
+        if len(values) == len(mark.rows):
+            # which of them are options: report/whatif.axis_kind (the rule convert shares)
             layout.stacked.append((names[0], values))
         return
     label = ",".join(names)
@@ -480,7 +475,10 @@ def _analyze_group(
     # parametrize marks: outermost decorator last in iter_markers order, so reverse to read
     # them top-down as written
     for mark in reversed(marks):
+        before = len(layout.stacked)
         _parametrize_mark(layout, g, mark, strengths, forced, grouped_sets, list_limit, audit)
+        # the marks top-down: a stacked axis by name, None for any other (what convert may move)
+        layout.order.append(layout.stacked[-1][0] if len(layout.stacked) > before else None)
     _observed_axes(layout, g, strengths, forced, list_limit)
     full = 1
     for i, t in enumerate(layout.tables):
@@ -493,7 +491,7 @@ def _analyze_group(
     if not specs and forced is None:
         from pairwise_param.report.whatif import with_pairwise as what_if
 
-        with_pairwise = what_if(layout.stacked, full)
+        with_pairwise = what_if(layout.stacked, full, layout.order)
     if any(len(t.axes) < min(strengths, default=2) for t in layout.tables):
         notes.append("a table has fewer axes than the strength measured")
     return TestReport(

@@ -136,14 +136,20 @@ def _short_name(test: TestReport) -> str:
 
 def _with_pairwise(test: TestReport) -> str:
     w = test.with_pairwise
-    return "-" if w is None else f"{w.items} ({','.join(w.axes)})"
+    if w is None:
+        return "-"
+    flags = ([f"--options {','.join(w.convert_options)}"] if w.convert_options else []) + (
+        ["--reorder"] if w.convert_reorder else [])
+    hint = f"; convert {' '.join(flags)}" if flags else ""
+    return f"{w.items} ({','.join(w.axes)}{hint})"
 
 
 def _with_pairwise_json(test: TestReport) -> dict[str, Any] | None:
     w = test.with_pairwise
     if w is None:
         return None
-    return {"axes": list(w.axes), "rows": w.rows, "product": w.product, "items": w.items}
+    return {"axes": list(w.axes), "rows": w.rows, "product": w.product, "items": w.items,
+            "convert_options": list(w.convert_options) or None, "convert_reorder": w.convert_reorder}
 
 
 def _coverage_json(test: TestReport, report: SuiteReport) -> list[dict[str, Any]]:
@@ -371,10 +377,14 @@ COLUMNS: tuple[Column, ...] = (
         title="@pairwise",
         legend="items if the stacked option axes (named) went through @pairwise",
         doc="only where some test would gain: the items if the test's stacked single-name option "
-        "axes (three or more, values not all ints) went through `@pairwise` at strength 2, the other "
-        "axes kept, with those axes named: `1536 -> 192` reads FULL 1536, `@PAIRWISE 192 "
-        "(dtype,quant_dtype,...)`; `-` where nothing would change. `pairwise-param convert` does the "
-        "rewrite. JSON: `with_pairwise` (null: no gain)",
+        "axes (three or more, by the split `pairwise-param convert` uses: docs/cli.md) went through "
+        "`@pairwise` at strength 2, the other axes kept, with those axes named: `1536 -> 192` reads "
+        "FULL 1536, `@PAIRWISE 192 (dtype,quant_dtype,...)`; `-` where nothing would change. "
+        "`pairwise-param convert` does the rewrite; where the split is unsure of an axis (ints that "
+        "may be sizes) the cell ends `; convert --options a,b,c` (the names convert needs), and where "
+        "some sit above a shape parametrize `--reorder` (node ids keep their parts only for the "
+        "option decorators below every other parametrize). JSON: `with_pairwise` (null: no gain; "
+        "`convert_options`: null or those names; `convert_reorder`)",
         cell=lambda test, report, t: _with_pairwise(test),
         total=lambda report, t: str(
             sum(x.with_pairwise.items if x.with_pairwise else x.collected for x in report.tests)
@@ -392,6 +402,8 @@ COLUMNS: tuple[Column, ...] = (
                 "rows": _INT,
                 "product": _INT,
                 "items": _INT,
+                "convert_options": {"type": ["array", "null"], "items": {"type": "string"}},
+                "convert_reorder": {"type": "boolean"},
             },
         },
         json_required=False,

@@ -124,6 +124,12 @@ class WithPairwise:
     rows: int  # covering rows of the option axes
     product: int  # their full product today
     items: int  # the test's full product with the product replaced by the rows
+    #: the axes ``pairwise-param convert --options`` needs (the split is unsure of some
+    #: of them: ``report/whatif.axis_kind``); empty: ``convert`` alone converts the test
+    convert_options: tuple[str, ...] = ()
+    #: ``convert`` needs ``--reorder``: some of the axes sit above a shape ``parametrize``
+    #: (converting them changes the order of the node id parts)
+    convert_reorder: bool = False
 
 
 @dataclass

@@ -26,7 +26,14 @@ runs pytest):
   nothing can be asked, or the budget is spent; *how* a round runs is the
   caller's (the CLI runs pytest; ``benchmarks/faults/localize.py`` calls the
   mutated kernels directly), so both share one stopping rule;
-* :func:`decided` -- whether every group is down to one minimal combination.
+* :func:`decided` -- whether every group is answered (:meth:`Group.answer`): down to
+  one minimal combination, or, for several independent faults behind one
+  signature, to a union of them that explains every failing row, each cause
+  without a rival holding the same failing rows;
+* partial runs (``-x``, ``--maxfail``, an interrupted run: items that never ran):
+  a group of such a table is ``partial``, and a single candidate is only an
+  answer once a follow-up row that holds it (every other value changed) failed
+  the same way: unseen rows may hold the passing evidence that would clear it.
 
 Deterministic: the same run documents give the same requests (everything is
 sorted by table order, never by hash).
@@ -69,6 +76,10 @@ class Group:
     original: int = 0
     #: follow-up rows already run for this group (rows, in order), and how they ended
     extra: list[tuple[tuple[int, ...], str]] = field(default_factory=list)
+    #: some items of the table never ran (-x, --maxfail, interrupted): see the module docstring
+    partial: bool = False
+    #: follow-up rows that failed with this group's signature
+    extra_failing: list[tuple[int, ...]] = field(default_factory=list)
 
     @property
     def key(self) -> tuple[str, int, str, str]:
@@ -109,14 +120,75 @@ class Group:
         elif outcome in FAILURES and signature == self.signature:
             self.failing.append(r)
             self.failing_nodeids.append(nodeid)
+            self.extra_failing.append(r)
 
+    def _held(self, c: Combination) -> frozenset[int]:
+        return frozenset(i for i, row in enumerate(self.failing) if all(row[a] == v for a, v in c))
+
+    def union(self) -> list[Combination] | None:
+        """Several independent causes: when no candidate holds in every failing row, the
+        fewest candidates (greedy, best ranked first on ties) such that every failing
+        row holds one of them; None when the candidates cannot explain every row."""
+        v = self.verdict()
+        if v.explaining or not v.candidates:
+            return None
+        held = {c.combination: self._held(c.combination) for c in v.candidates}
+        left = set(range(len(self.failing)))
+        chosen: list[Combination] = []
+        while left:
+            best = max(held, key=lambda c: len(held[c] & left), default=None)
+            if best is None or not held[best] & left:
+                return None
+            chosen.append(best)
+            left -= held[best]
+        return chosen
+
+    def _confirmed(self, c: Combination, rivals: Sequence[Combination] = ()) -> bool:
+        """A follow-up row that holds ``c`` and none of ``rivals`` failed with this signature."""
+        def holds(r: tuple[int, ...], x: Combination) -> bool:
+            return all(r[a] == v for a, v in x)
+
+        return any(holds(r, c) and not any(holds(r, o) for o in rivals) for r in self.extra_failing)
+
+    def answer(self) -> tuple[str, list[Combination]]:
+        """``("found", [c])``; ``("union", [c1, c2, ...])``: several independent causes,
+        every failing row holds one, no rival candidate holds the same rows, no axis has
+        every value among them (that would say "whatever the axis is") and each cause is
+        confirmed by a follow-up row holding it alone; ``("unconfirmed", [c])``: a partial
+        run's single candidate no follow-up row has failed with yet; ``("ambiguous",
+        candidates)`` or ``("unexplained", candidates)`` (a union still to confirm first)."""
+        v = self.verdict()
+        cands = self.explaining()
+        if v.explaining == 1 and len(cands) == 1:
+            c = cands[0]
+            if self.partial and not self._confirmed(c):
+                return "unconfirmed", [c]
+            return "found", [c]
+        if v.explaining > 1:
+            return "ambiguous", cands
+        union = self.union()
+        if union is not None and len(union) > 1:
+            held = {c.combination: self._held(c.combination) for c in v.candidates}
+            rivals = any(held[o] == held[c] for c in union for o in held if o != c)
+            singles = [c[0] for c in union if len(c) == 1]
+            whole_axis = any(
+                {x for a, x in singles if a == axis} == set(range(len(self.axes[axis]["values"])))
+                for axis in {a for a, _ in singles}
+            )
+            if not rivals and not whole_axis:
+                if all(self._confirmed(c, [o for o in union if o != c]) for c in union):
+                    return "union", union
+                return "unexplained", union + [c for c in cands if c not in union]
+        return "unexplained", cands
 
 def groups(doc: Mapping[str, Any]) -> list[Group]:
     """The failure groups of a run document, in document order (tables, then
     shapes and signatures in the order their first failing item appears)."""
     out: list[Group] = []
+    interrupted = doc.get("exitstatus") == 2  # pytest's INTERRUPTED
     for table in doc.get("tables", []):
         rows = [tuple(r) for r in table["rows"]]
+        partial = interrupted or any(item.get("outcome") == "not_run" for item in table["items"])
         by_shape_pass: dict[str, list[tuple[int, ...]]] = {}
         found: dict[tuple[str, str], Group] = {}
         for item in table["items"]:
@@ -129,7 +201,7 @@ def groups(doc: Mapping[str, Any]) -> list[Group]:
                 g = found.get((shape, sig))
                 if g is None:
                     g = Group(table["test"], int(table.get("table", 0)), shape, sig, int(table["strength"]),
-                              list(table["axes"]))
+                              list(table["axes"]), partial=partial)
                     found[(shape, sig)] = g
                     out.append(g)
                 g.failing.append(row)
@@ -167,8 +239,8 @@ def requests(all_groups: Sequence[Group], budget: int) -> list[dict[str, Any]]:
     the candidate kept (``keep``), and per axis the values to prefer."""
     queues: list[list[dict[str, Any]]] = []
     for g in all_groups:
-        cands = g.explaining()
-        if len(cands) <= 1:
+        kind, cands = g.answer()
+        if kind in ("found", "union") or not cands:
             continue
         tried = {r for r, _ in g.extra}
         q = []
@@ -257,5 +329,6 @@ def search(found: Sequence[Group], budget: int, run_round: Callable[[list[dict[s
 
 
 def decided(found: Sequence[Group]) -> bool:
-    """Every group is down to one minimal combination held by all its failing rows."""
-    return all(len(g.explaining()) == 1 and g.verdict().explaining == 1 for g in found)
+    """Every group is answered: one minimal combination held by all its failing rows
+    (confirmed by a follow-up row in a partial run), or a union of independent causes."""
+    return all(g.answer()[0] in ("found", "union") for g in found)

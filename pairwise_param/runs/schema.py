@@ -92,7 +92,7 @@ from typing import Any
 
 from pairwise_param.contract import MODES
 
-__all__ = ["OUTCOMES", "RUN_SCHEMA", "SCHEMA_ID", "SCHEMA_VERSION"]
+__all__ = ["OUTCOMES", "RUN_SCHEMA", "SCHEMA_ID", "SCHEMA_VERSION", "problems"]
 
 SCHEMA_ID = "pairwise-param/run"
 SCHEMA_VERSION = 1
@@ -244,3 +244,88 @@ RUN_SCHEMA: dict[str, Any] = {
         "tables": {"type": "array", "items": _TABLE},
     },
 }
+
+
+_KINDS = {
+    "object": (dict,), "array": (list,), "string": (str,), "integer": (int,), "number": (int, float),
+    "boolean": (bool,), "null": (type(None),),
+}
+
+
+def _is(value: Any, kind: str) -> bool:
+    if kind in ("integer", "number") and isinstance(value, bool):
+        return False
+    return isinstance(value, _KINDS[kind])
+
+
+def _check(value: Any, schema: dict[str, Any], where: str, out: list[str], limit: int) -> None:
+    """The keywords :data:`RUN_SCHEMA` uses: type, const, enum, required, properties,
+    items, minimum, maximum, minItems, maxItems."""
+    if len(out) >= limit:
+        return
+    if "type" in schema:
+        kinds = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        if not any(_is(value, k) for k in kinds):
+            out.append(f"{where}: {_short(value)} is not {' or '.join(kinds)}")
+            return
+    if "const" in schema and value != schema["const"]:
+        out.append(f"{where}: {_short(value)}, expected {schema['const']!r}")
+    if "enum" in schema and value not in schema["enum"]:
+        out.append(f"{where}: {_short(value)} is not one of {', '.join(map(repr, schema['enum']))}")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if "minimum" in schema and value < schema["minimum"]:
+            out.append(f"{where}: {value!r} is below the minimum {schema['minimum']}")
+        if "maximum" in schema and value > schema["maximum"]:
+            out.append(f"{where}: {value!r} is above the maximum {schema['maximum']}")
+    if isinstance(value, dict):
+        for key in schema.get("required", []):
+            if key not in value:
+                out.append(f"{where}: the key {key!r} is missing")
+        for key, sub in schema.get("properties", {}).items():
+            if key in value:
+                _check(value[key], sub, f"{where}.{key}", out, limit)
+    if isinstance(value, list):
+        if "minItems" in schema and len(value) < schema["minItems"]:
+            out.append(f"{where}: {len(value)} items, at least {schema['minItems']} expected")
+        if "maxItems" in schema and len(value) > schema["maxItems"]:
+            out.append(f"{where}: {len(value)} items, at most {schema['maxItems']} expected")
+        if "items" in schema:
+            for i, item in enumerate(value):
+                _check(item, schema["items"], f"{where}[{i}]", out, limit)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def problems(doc: Any, limit: int = 10) -> list[str]:
+    """What is wrong with a run document (at most ``limit`` lines, ``$.tables[0].rows``
+    style paths; empty: a valid run file): the version first, then :data:`RUN_SCHEMA`,
+    then what a schema cannot say (each row has one value index per axis, each index
+    inside its axis, each item's row inside the table)."""
+    if not isinstance(doc, dict):
+        return [f"$: {_short(doc)} is not a JSON object (a run file is one)"]
+    if doc.get("schema") != SCHEMA_ID:
+        return [f"$.schema: {_short(doc.get('schema'))}, expected {SCHEMA_ID!r} (not a pairwise-param run file)"]
+    version = doc.get("schema_version")
+    if version != SCHEMA_VERSION:
+        return [(f"$.schema_version: {_short(version)}: this pairwise-param reads run files of version "
+                f"{SCHEMA_VERSION}; rerun the suite with this pairwise-param to write one")]
+    out: list[str] = []
+    _check(doc, RUN_SCHEMA, "$", out, limit)
+    if out:
+        return out[:limit]
+    for t, table in enumerate(doc["tables"]):
+        sizes = [len(a["values"]) for a in table["axes"]]
+        for r, row in enumerate(table["rows"]):
+            if len(row) != len(sizes):
+                out.append(f"$.tables[{t}].rows[{r}]: {len(row)} value indices for {len(sizes)} axes")
+            elif any(v >= n for v, n in zip(row, sizes)):
+                out.append(f"$.tables[{t}].rows[{r}]: {row} has a value index outside its axis (sizes {sizes})")
+        for i, item in enumerate(table["items"]):
+            if item["row"] >= len(table["rows"]):
+                out.append(f"$.tables[{t}].items[{i}].row: {item['row']}, but the table has {len(table['rows'])} rows")
+        if len(out) >= limit:
+            break
+    return out[:limit]

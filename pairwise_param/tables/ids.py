@@ -1,6 +1,6 @@
 """Readable, unique, stable test ids for the rows of a pairwise table.
 
-Two styles (``@pairwise(..., ids="readable"|"pytest")``, else the run's
+Three styles (``@pairwise(..., ids="readable"|"pytest"|"stacked")``, else the run's
 ``--pairwise-ids`` / ini ``pairwise_ids``, default ``readable``).
 
 ``readable``: a row of ``dtype=torch.bfloat16, padded_a=True, bias_mode=2`` gets the id
@@ -27,6 +27,13 @@ parametrize decorators join their ids bottom decorator first, so write the axes
 in that order to keep a dashboard's node ids.  Positions are the value's in
 its axis (not the row's), so ``--pairwise-mode=full`` gives the same ids.
 
+``stacked``: the node ids of the stacked ``parametrize`` decorators the axes were
+written from, top decorator first (what ``pairwise-param convert`` writes): each
+axis's ids as in the ``pytest`` style, joined LAST axis first (pytest applies the
+bottom decorator first and puts its id first); in full mode the plugin also lists
+the rows last axis slowest (:func:`stacked_order`), as stacked decorators do, so
+``--pairwise-mode=full`` gives exactly the original node ids, in their order.
+
 When two values of one axis would get the same text (``1`` and ``"1"``), each
 of them gets its position appended (readable: ``1#0``, ``1#1``; pytest style:
 pytest's own counter suffix, ``1_0``, ``1_1``), so ids are unique
@@ -52,7 +59,7 @@ from pairwise_param.values import value_id
 if TYPE_CHECKING:
     IdsOption = Mapping[str, Any] | Callable[..., Any] | str | None
 
-__all__ = ["axis_segments", "pytest_value_id", "row_ids", "value_id", "value_param_ids"]
+__all__ = ["axis_segments", "pytest_value_id", "row_ids", "stacked_order", "value_id", "value_param_ids"]
 
 #: pytest's limit for a string value shown as it is in an auto-generated id
 _PYTEST_LONG_STR = 100
@@ -153,7 +160,7 @@ def axis_segments(
     value given as ``pytest.param(value, id=...)`` (it wins over ``ids``).
     """
     axis = ",".join(names)
-    pytest_style = style == "pytest"
+    pytest_style = style in ("pytest", "stacked")
     segments: list[str] = []
     for pos, value in enumerate(values):
         given = (fixed or {}).get(pos)
@@ -191,7 +198,16 @@ def row_ids(
         axis_segments(names, values, ids, style, fixed[a] if a < len(fixed) else None)
         for a, (names, values) in enumerate(axes)
     ]
+    if style == "stacked":
+        return ["-".join(per_axis[a][row[a]] for a in reversed(range(len(row)))) for row in index_rows]
     return ["-".join(per_axis[a][v] for a, v in enumerate(row)) for row in index_rows]
+
+
+def stacked_order(index_rows: Sequence[Sequence[int]]) -> list[int]:
+    """Positions of ``index_rows`` in the order stacked ``parametrize`` decorators
+    (top decorator = first axis) give their product: the last axis slowest, the
+    first fastest (pytest applies the bottom decorator first)."""
+    return sorted(range(len(index_rows)), key=lambda i: tuple(reversed(index_rows[i])))
 
 
 def value_param_ids(extra: Sequence[Mapping[int, tuple[Any, str | None]]]) -> list[dict[int, str]]:

@@ -36,11 +36,11 @@ def test_converted_suite_collects_and_full_mode_gives_the_original_count(
     pytester.path.joinpath(name).write_text(source)
     before = _count(pytester, name)
     capsys.readouterr()
-    assert main(["convert", name]) == 0  # a diff, nothing written
+    assert main(["convert", name, "--reorder"]) == 0  # a diff, nothing written
     out, _ = capsys.readouterr()
     assert out.startswith(f"--- a/{name}") and re.search(r"^\+\s*@pairwise\($", out, re.MULTILINE)
     assert pytester.path.joinpath(name).read_text() == source
-    assert main(["convert", name, "--write"]) == 0
+    assert main(["convert", name, "--write", "--reorder"]) == 0
     capsys.readouterr()
     after_text = pytester.path.joinpath(name).read_text()
     assert "from pairwise_param import pairwise" in after_text
@@ -60,7 +60,7 @@ def test_corpus_counts(pytester: pytest.Pytester, capsys: pytest.CaptureFixture[
         name = "test_" + suite
         pytester.path.joinpath(name).write_text((CORPUS / suite).read_text())
         total_before += _count(pytester, name)
-        main(["convert", name, "--write"])
+        main(["convert", name, "--write", "--reorder"])
         total_after += _count(pytester, name)
     capsys.readouterr()
     print(f"convert corpus: {len(SUITES)} files, {total_before} -> {total_after} items")
@@ -79,9 +79,10 @@ def test_shapes_marks_and_ids_are_kept() -> None:
 
 def test_options_make_grouped_axes_with_tuple_rows(pytester: pytest.Pytester) -> None:
     source = (CORPUS / "gemm_suite.py").read_text()
-    res = convert_source(source, "gemm.py", test="test_wvsplitk", options=["n", "k", "m", "bias_mode", "xnorm"])
+    res = convert_source(source, "gemm.py", test="test_wvsplitk", options=["n", "k", "m", "bias_mode", "xnorm"],
+                         reorder=True)
     assert res.converted == {"test_wvsplitk": ["n,k,m", "bias_mode", "xnorm"]}
-    assert "{'n,k,m': [(1, 8, 16), (2, 256, 512), (4, 4096, 8192)]}" in res.new
+    assert "{'n,k,m': [(1, 8, 16), (2, 256, 512), (4, 4096, 8192)], 'bias_mode'" in res.new
     pytester.path.joinpath("test_g.py").write_text(res.new)
     assert _count(pytester, "test_g.py", "--pairwise-mode=full") == _count_source(pytester, source)
 

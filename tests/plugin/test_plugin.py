@@ -252,7 +252,7 @@ def test_constraints_include_and_infeasible_listing(pytester: pytest.Pytester) -
     assert "dtype=bf16-bias=1-x=True" in ids[0]
     result.stdout.fnmatch_lines(
         [
-            "*pairwise-param: t-tuples forbidden by constraints*",
+            "*pairwise-param: t-tuples not covered (constraints or collection skips)*",
             "test_constraints_include_and_infeasible_listing.py::test_x: 1 tuple: {dtype=fp32, bias=2}",
             # full product 18, 2 forbidden rows -> 16 feasible
             "pairwise-param: * items from 1 table stand for 16 full-product items*",

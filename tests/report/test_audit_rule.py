@@ -93,6 +93,7 @@ def test_default_rule_on_a_suite(pytester: pytest.Pytester, capsys: pytest.Captu
     w = stacked["with_pairwise"]
     assert w["axes"] == ["dtype", "causal", "paged", "softcap"] and w["product"] == 24
     assert w["rows"] < 24 and w["items"] == 3 * w["rows"] and stacked["full_product"] == 72
+    assert w["convert_reorder"] is True and w["convert_options"] is None
     assert tests["test_square"]["with_pairwise"] is None
 
 
@@ -101,7 +102,8 @@ def test_pairwise_column_in_the_terminal(pytester: pytest.Pytester, capsys: pyte
     _, out, _ = run(capsys, "report", "--strength", "2")
     assert "@PAIRWISE" in out
     line = next(ln for ln in out.splitlines() if "test_stacked" in ln)
-    assert "(dtype,causal,paged,softcap)" in line
+    # n sits below the options: convert keeps node ids by converting only the bottom run
+    assert "(dtype,causal,paged,softcap; convert --reorder)" in line
 
 
 def test_pyproject_says_which_lists_are_cases(pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]) -> None:
