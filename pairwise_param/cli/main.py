@@ -194,12 +194,14 @@ def build_parser() -> argparse.ArgumentParser:
                      help='a multi-name parametrize (e.g. "x,expected") that is one grouped axis, '
                      "never an option table (repeatable)")
     counting = rep.add_mutually_exclusive_group()
-    counting.add_argument("--from-marks", dest="counting", action="store_const", const="marks", default="items",
+    counting.add_argument("--from-marks", dest="counting", action="store_const", const="marks", default="auto",
                           help="count each test function's parametrize rows from its marks instead of building "
-                          "one pytest item per row: time and memory follow the test functions (a selection of "
-                          "rows by -k/-m or a hook is reported as not honoured; docs/cli.md)")
+                          "one pytest item per row: time and memory follow the test functions (the default "
+                          "unless rows are selected; given, a selection of rows by -k/-m or a hook is "
+                          "reported as not honoured; docs/cli.md)")
     counting.add_argument("--expand-items", dest="counting", action="store_const", const="items",
-                          help="let pytest build one item per row, as a test run does (the default)")
+                          help="let pytest build one item per row, as a test run does (the default when the "
+                          "pytest arguments select rows, or after counting from the marks found rows deselected)")
     rep.add_argument("--include-unparametrized", action="store_true",
                      help="list tests without parameters too (1 -> 1)")
     prog = rep.add_mutually_exclusive_group()
@@ -335,6 +337,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return ExitCode.USAGE_ERROR
     try:
         if args.command == "report":
+            args.argv = args_list  # the report's own arguments: a re-run with --expand-items repeats them
             return _report(args, pytest_args, sys.stdout, sys.stderr)
         if args.command == "check":
             return _check(args, sys.stdout, sys.stderr)
@@ -402,14 +405,53 @@ def _check_report_args(args: argparse.Namespace) -> None:
     _check_paths(args.paths)
 
 
-def _collect(args: argparse.Namespace, pytest_args: list[str], err: TextIO, show_progress: bool) -> Any:
+#: pytest options that select rows (by keyword, mark or id): counting from the marks cannot honour them
+_SELECTING = ("-k", "-m", "--deselect", "--lf", "--last-failed", "--ff", "--failed-first", "--sw", "--stepwise",
+              "--sw-skip", "--stepwise-skip", "--lfnf", "--last-failed-no-failures")
+
+
+def _selection(paths: Sequence[str], pytest_args: Sequence[str]) -> str | None:
+    """What in the arguments selects rows (``report --counting`` auto), or ``None``."""
+    for a in pytest_args:
+        name = a.split("=", 1)[0]
+        if name in _SELECTING or (a[:2] in ("-k", "-m") and not a.startswith("--")):
+            return name if name in _SELECTING else a[:2]
+    for a in (*paths, *(p for p in pytest_args if not p.startswith("-"))):
+        if "::" in a and "[" in a:
+            return f"the row id {a!r}"
+    return None
+
+
+def _rerun_items(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: TextIO,
+                 show_progress: bool) -> int:
+    """The report again, in a fresh interpreter, with ``--expand-items``: a second collection
+    in this process would see the modules the first one imported (different numbers)."""
+    import subprocess
+
+    argv = list(getattr(args, "argv", None) or ["report", *args.paths])
+    extra = ["--progress"] if show_progress and args.progress is None else []
+    cmd = [sys.executable, "-m", "pairwise_param.cli", *argv, *extra, "--expand-items", "--", *pytest_args]
+    out.flush()
+    err.flush()
+    # the process's own streams are handed over (progress shows as it comes); others are relayed
+    done = subprocess.run(cmd, stdout=None if out is sys.__stdout__ else subprocess.PIPE,
+                          stderr=None if err is sys.__stderr__ else subprocess.PIPE, text=True, check=False)
+    if done.stdout is not None:
+        out.write(done.stdout)
+    if done.stderr is not None:
+        err.write(done.stderr)
+    return done.returncode
+
+
+def _collect(args: argparse.Namespace, pytest_args: list[str], err: TextIO, show_progress: bool,
+             from_marks: bool) -> Any:
     """pytest's collection of the suite; pytest's own usage errors become ours.
     Returns the collection, or ``None`` after an internal error of pytest (reported)."""
     from pairwise_param.report import collect
     from pairwise_param.report.collect import conftest_error
 
     collection = collect(args.paths, pytest_args, progress=err if show_progress else None,
-                         from_marks=getattr(args, "counting", "items") == "marks")
+                         from_marks=from_marks)
     code = collection.pytest_exit
     broken = conftest_error(collection.output) if code == 4 else None
     if broken is not None:  # a conftest that raised: a collection error (exit 3), not a usage error
@@ -617,8 +659,12 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
         return ExitCode.OK
     _check_report_args(args)
     show_progress = args.progress if args.progress is not None else _isatty(err)
+    counting = getattr(args, "counting", "items")
+    auto = counting == "auto"
+    if auto:  # decided before collecting: a selection of rows needs pytest's items
+        counting = "items" if _selection(args.paths, pytest_args) is not None else "marks"
     try:
-        collection = _collect(args, pytest_args, err, show_progress)
+        collection = _collect(args, pytest_args, err, show_progress, counting == "marks")
     except ModuleNotFoundError as exc:
         if exc.name not in ("pytest", "_pytest"):
             raise
@@ -629,6 +675,11 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
         ) from None
     if collection is None:
         return ExitCode.COLLECTION_ERROR
+    if auto and collection.from_marks_lost:
+        err.write("pairwise-param report: rows were deselected (a hook, or -k/-m/--deselect from the "
+                  "configuration), which counting from the marks cannot honour: collecting again with "
+                  "--expand-items\n")
+        return _rerun_items(args, pytest_args, out, err, show_progress)
 
     def tick(i: int, n: int) -> None:
         if show_progress and (i == n or i % 10 == 0):

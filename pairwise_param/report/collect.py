@@ -227,11 +227,51 @@ class _FromMarks:
         return any(getattr(m, "name", None) == "pairwise" for m in marks)
 
 
-def _makeitem_wrapper(plugin: _FromMarks) -> Any:
-    """The hook wrapper that swaps a function's marks while pytest builds its items."""
+class _WatchedCallspec:
+    """An item's ``callspec`` while the suite's ``pytest_collection_modifyitems`` hooks run,
+    counting from the marks: a hook outside pytest and this package that reads the
+    parameters of an item standing for many rows decides on its first row only (it may
+    deselect other rows by their values), so the read is recorded in ``seen``."""
+
+    _PARAMS = frozenset({"params", "getparam", "id", "indices", "_idlist"})
+
+    def __init__(self, real: Any, seen: list[str]) -> None:
+        self._real = real
+        self._seen = seen
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self._PARAMS:
+            import sys
+
+            frame = sys._getframe(1)
+            while frame.f_code.co_name.startswith("<") and frame.f_back is not None:  # <listcomp>, <genexpr>
+                frame = frame.f_back
+            code = frame.f_code
+            where = code.co_filename.replace("\\", "/")
+            if not any(part in where for part in ("/_pytest/", "/pluggy/", "/pairwise_param/")):
+                self._seen.append(f"{where}:{code.co_name}")
+        return getattr(self._real, name)
+
+
+def _makeitem_wrapper(plugin: _FromMarks, collector: _Collector) -> Any:
+    """The hook wrappers of counting from the marks: swap a function's marks while pytest
+    builds its items, and watch the suite's hooks read the parameters of counted items."""
     import pytest
 
     class _Wrapper:
+        @pytest.hookimpl(wrapper=True, tryfirst=True)
+        def pytest_collection_modifyitems(self, items: list[Any]) -> Any:
+            seen: list[str] = []
+            watched = [(it, it.callspec) for it in collector._counted if hasattr(it, "callspec")]
+            for it, real in watched:
+                it.callspec = _WatchedCallspec(real, seen)
+            try:
+                return (yield)
+            finally:
+                for it, real in watched:
+                    it.callspec = real
+                collector.hook_reads = sorted(set(seen))
+
         @pytest.hookimpl(wrapper=True)
         def pytest_pycollect_makeitem(self, collector: Any, name: str, obj: Any) -> Any:
             func = getattr(obj, "__func__", obj)
@@ -257,6 +297,8 @@ class _Collector:
         self.from_marks = from_marks
         self._counted: list[Any] = []  # from the marks: the items built that stand for rows
         self.lost = False
+        #: counting from the marks: the suite's hooks that read a counted item's parameters
+        self.hook_reads: list[str] = []
         self.items: list[CollectedItem] = []
         self.marks: dict[str, tuple[list[MarkInfo], list[Any]]] = {}
         self.audit_marks: dict[str, list[AuditMark]] = {}
@@ -292,6 +334,10 @@ class _Collector:
         self.progress.done()
         opt = session.config.option
         selected = bool(getattr(opt, "keyword", None)) or bool(getattr(opt, "markexpr", None))
+        # --deselect ROW and --lf / --sw name rows by id: counted from the marks a function's one
+        # item carries its first row's id, so the rows they name are silently kept (or all lost)
+        by_id = bool(getattr(opt, "deselect", None)) or bool(getattr(opt, "lf", False)) or bool(
+            getattr(opt, "stepwise", False))
         if self.from_marks is not None and selected:
             self.lost = True
             self.errors.append(CollectionError(
@@ -313,6 +359,21 @@ class _Collector:
                     "from the marks a function keeps all its rows or none: run without --from-marks for "
                     "pytest's own numbers",
                 ))
+        if self.from_marks is not None and self.hook_reads and not self.lost:
+            self.lost = True
+            self.errors.append(CollectionError(
+                "<session>",
+                f"--from-marks: a pytest_collection_modifyitems hook ({', '.join(self.hook_reads[:3])}) read "
+                "the parameters of items that stand for many rows, so it may select rows by their values, "
+                "which counting from the marks cannot honour; run without --from-marks for pytest's own numbers",
+            ))
+        if self.from_marks is not None and by_id and not self.lost:
+            self.lost = True
+            self.errors.append(CollectionError(
+                "<session>",
+                "--from-marks with --deselect / --lf / --sw: they select rows by id, which counting from "
+                "the marks cannot honour; run without --from-marks for pytest's own numbers",
+            ))
         pm = session.config.pluginmanager
         with_pairwise = [t for t, (_, specs) in self.marks.items() if specs]
         if with_pairwise and not pm.has_plugin("pairwise_param"):
@@ -453,7 +514,7 @@ def collect(
         try:
             plugins: list[Any] = [collector]
             if marks_plugin is not None:
-                plugins.append(_makeitem_wrapper(marks_plugin))
+                plugins.append(_makeitem_wrapper(marks_plugin, collector))
             code = int(pytest.main(args, plugins=plugins))
         except SystemExit as exc:  # argparse inside pytest on bad options
             code = int(exc.code) if isinstance(exc.code, int) else 4
