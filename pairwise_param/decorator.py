@@ -390,8 +390,13 @@ class PairwiseSpec:
 
     @property
     def argnames(self) -> tuple[str, ...]:
-        """Bound argument names in axis order (grouped axes flattened)."""
-        return _argnames(self.axes)
+        """Bound argument names in axis order (grouped axes flattened); computed once
+        (the spec is frozen; the plugin reads it once per row)."""
+        cached: tuple[str, ...] | None = self.__dict__.get("_argnames")
+        if cached is None:
+            cached = _argnames(self.axes)
+            object.__setattr__(self, "_argnames", cached)
+        return cached
 
     def model(self, where: str | None = None, *, strength: int | None = None) -> Model:
         """Build (and thereby validate) the model; ``strength`` overrides the

@@ -240,6 +240,8 @@ def _params(
     argnames = (*spec.argnames, *(spec.derived or {}))
     invalid_mark = getattr(pytest.mark, INVALID_MARK)
     calls = _derived_calls(spec)
+    names = list(argnames)
+    parametrize: Any = pytest.mark.parametrize  # looked up once per table, not per row
     params = []
     for row, rid, case in zip(rows, ids, cases):
         values = model.decode(row)
@@ -247,7 +249,7 @@ def _params(
         row_marks = [m for a, v in enumerate(row) if v in extra[a] for m in extra[a][v][0]]
         if case is not None:
             row_marks.append(invalid_mark(axis=case.axis, value=case.value, reason=case.reason))
-        params.append(pytest.param(*args, id=rid, marks=[*row_marks, _as_parametrized(argnames, args, rid)]))
+        params.append(pytest.param(*args, id=rid, marks=[*row_marks, _as_parametrized(parametrize, names, args, rid)]))
     return params
 
 
@@ -280,7 +282,7 @@ def _empty_plan(
     return [(names, [], indirect)]
 
 
-def _as_parametrized(argnames: tuple[str, ...], args: tuple[Any, ...], rid: str) -> Any:
+def _as_parametrized(parametrize: Any, argnames: list[str], args: tuple[Any, ...], rid: str) -> Any:
     """A ``parametrize`` mark describing this one row, put on its item only.
 
     Our rows come from ``metafunc.parametrize``, which leaves no mark, so to
@@ -294,8 +296,8 @@ def _as_parametrized(argnames: tuple[str, ...], args: tuple[Any, ...], rid: str)
     the function), so pytest does not expand it again; it carries
     :data:`~pairwise_param.contract.ROW_MARK_FLAG` so the suite report can
     tell it from the user's own ``parametrize`` marks.
+    ``parametrize`` is ``pytest.mark.parametrize`` (typed ``Any``: ours is a flag keyword).
     """
-    parametrize: Any = pytest.mark.parametrize  # typed for its real keywords; ours is a flag
     return parametrize(list(argnames), [pytest.param(*args, id=rid)], **{ROW_MARK_FLAG: True})
 
 

@@ -75,7 +75,8 @@ class _State:
             from pairwise_param.plugin.outcomes import guarded_cache
             from pairwise_param.tables.cache import TableCache
 
-            self.tables = TableCache(guarded_cache(config) if self.use_disk else None)
+            # one pack of entries, read once and written once (at session end: flush)
+            self.tables = TableCache(guarded_cache(config) if self.use_disk else None, pack=True)
         return self.tables
 
 
@@ -409,6 +410,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if state is None or not state.records:
         return  # no @pairwise test was collected: do not walk the (maybe huge) item list
     state.summary = _summarize(session.items, state)
+    if session.config.getoption("collectonly", False):
+        return  # nothing runs, and no run file is written: no item is matched to its row
     from pairwise_param.plugin.outcomes import Run
 
     # a plugin object for the rest of the session: only now does any hook run per item
@@ -437,6 +440,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     state = session.config.stash.get(_STATE, None)
     if state is None:
         return
+    if state.tables is not None:
+        state.tables.flush()  # the tables built this session, into the cache's pack
     workeroutput = getattr(session.config, "workeroutput", None)
     if isinstance(workeroutput, dict):
         if state.summary is not None:
@@ -446,7 +451,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         if getattr(state.rows_for, "coverable", None):
             workeroutput[_ROTATION_KEY] = state.rows_for.coverable
         return
-    if state.run is not None and state.run.payloads and not session.config.getoption("collectonly", False):
+    if state.run is not None and not session.config.getoption("collectonly", False) and state.run.payloads:
         state.results = state.run.finish(session.config, int(exitstatus))
         _record_history(session.config, state)
         if state.run.raised and session.exitstatus == pytest.ExitCode.OK:

@@ -159,7 +159,11 @@ class Run:
     """The session's tables and what their items did (see the module docstring)."""
 
     def __init__(self) -> None:
-        self.payloads: list[dict[str, Any]] = []
+        self._payloads: list[dict[str, Any]] = []
+        #: (test, table index, record, location, items) of each table, turned into its
+        #: payload only when the payloads are read (session end, or a worker's export):
+        #: collection pays only for matching items to rows
+        self._pending: list[tuple[str, int, Any, list[Any], list[list[Any]]]] = []
         self.tracked: set[str] = set()
         self.outcomes: dict[str, dict[str, Any]] = {}
         self.raised = False  # a lost-coverage warning was turned into an error (-W error)
@@ -171,7 +175,7 @@ class Run:
     @classmethod
     def collect(cls, items: list[Any], records: dict[str, list[Record]]) -> Run:
         run = cls()
-        slots: dict[tuple[str, int], dict[str, Any]] = {}
+        slots: dict[tuple[str, int], list[list[Any]]] = {}
         row_of: dict[tuple[str, int], dict[str, int]] = {}
         for item in items:
             base = test_base(item)
@@ -198,20 +202,35 @@ class Run:
             for k, (rec, rid) in enumerate(zip(recs, rids)):
                 key = (base, k)
                 if key not in slots:
-                    slots[key] = _payload(base, k, rec)
                     path, line, _ = item.location
-                    slots[key]["location"] = [str(path), (line or 0) + 1]
+                    slots[key] = []
                     row_of[key] = {r: i for i, r in enumerate(rec.ids)}
-                    run.payloads.append(slots[key])
+                    run._pending.append((base, k, rec, [str(path), (line or 0) + 1], slots[key]))
                 row = row_of[key].get(rid)
                 if row is not None:
-                    slots[key]["items"].append([item.nodeid, row, shape])
+                    slots[key].append([item.nodeid, row, shape])
                     run.tracked.add(item.nodeid)
-        # one order whatever the collection order (pytest-randomly, -p xdist's workers)
-        run.payloads.sort(key=lambda p: (p["test"], p["table"]))
-        for p in run.payloads:
-            p["items"].sort()
         return run
+
+    @property
+    def payloads(self) -> list[dict[str, Any]]:
+        """Each table's payload (what the run file holds of it), built on first read."""
+        if self._pending:
+            for base, k, rec, location, items in self._pending:
+                payload = _payload(base, k, rec)
+                payload["location"] = location
+                payload["items"] = items
+                self._payloads.append(payload)
+            self._pending = []
+            # one order whatever the collection order (pytest-randomly, -p xdist's workers)
+            self._payloads.sort(key=lambda p: (p["test"], p["table"]))
+            for p in self._payloads:
+                p["items"].sort()
+        return self._payloads
+
+    @payloads.setter
+    def payloads(self, value: list[dict[str, Any]]) -> None:
+        self._payloads, self._pending = value, []
 
     # -- outcomes (this object is a plugin for the rest of the session) ------------
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:

@@ -56,10 +56,12 @@ def summarize(items: list[Any], records: dict[str, list[Record]], tables: Any) -
     for themselves, not for a share of the full product."""
     per_test: dict[str, int] = {}
     n_invalid = 0
+    # only a table with invalid values has items holding one (their marks are read only there)
+    negative = {base for base, recs in records.items() if any(r.invalid_rows for r in recs)}
     for item in items:
         base = test_base(item)
         if base is not None and base in records:
-            if item.get_closest_marker(INVALID_MARK) is not None:
+            if base in negative and item.get_closest_marker(INVALID_MARK) is not None:
                 n_invalid += 1
                 continue
             per_test[base] = per_test.get(base, 0) + 1

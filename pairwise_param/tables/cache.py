@@ -24,6 +24,15 @@ Tables are built by :func:`pairwise_param.tables.build.build_table` (the same
 function ``cover()`` uses, so both return the same rows), with their full-product
 count; a mode that enumerates every row (:func:`~pairwise_param.tables.build.exhaustive`)
 is not kept on disk.
+
+With ``pack=True`` (the plugin) the entries live in ONE store entry, the pack
+(``pairwise_param/tables-pack``: ``{"format", "engine", "entries": {key: entry}}``),
+read once per session on the first lookup and written once, by :meth:`TableCache.flush`
+at session end, only when a table was built or found outside it: a 2000-table suite
+reads one file instead of 2000 and a cold run writes one.  Each entry in it is
+checked exactly as a separate one; an entry of the older one-file-per-table layout
+is still read (and moves into the pack).  A torn pack (two xdist workers writing at
+once) fails JSON parsing and is rebuilt table by table.
 """
 
 from __future__ import annotations
@@ -43,12 +52,14 @@ from pairwise_param.tables.build import (
     verified,
 )
 
-__all__ = ["FORMAT", "CacheLike", "TableCache", "table_key"]
+__all__ = ["FORMAT", "PACK_KEY", "CacheLike", "TableCache", "table_key"]
 
 #: Bump when the entry layout changes.  (2: entries carry a digest; 3: and
 #: ``full_exact``, whether ``full_count`` is exact or an upper bound.)
 FORMAT = 3
 _PREFIX = "pairwise_param/tables/"
+#: the store key of the pack (``pack=True``)
+PACK_KEY = "pairwise_param/tables-pack"
 
 class CacheLike(Protocol):
     """What the cache needs of a store: pytest's ``config.cache`` interface."""
@@ -73,10 +84,14 @@ class TableCache:
     from the on-disk cache) and ``memo`` (reused within this process).
     """
 
-    def __init__(self, store: CacheLike | None) -> None:
+    def __init__(self, store: CacheLike | None, *, pack: bool = False) -> None:
         self.store = store
         self.memo: dict[str, Table] = {}
         self.stats = {"built": 0, "disk": 0, "memo": 0}
+        self.pack = pack
+        #: the pack's entries as read (None: not read yet); the entries to add at flush
+        self._packed: dict[str, Any] | None = None
+        self._fresh: dict[str, Any] = {}
 
     def get(self, model: Model, mode: str, effort: int = 0, seed: int = 0) -> Table:
         key = table_key(model, mode, effort, seed)
@@ -116,13 +131,47 @@ class TableCache:
         assert self.store is not None
         # a read-only or full disk must not break collection, nor pytest's "could not create
         # cache path" warning turned into an exception by -W error
+        if self.pack:
+            self._fresh[key] = entry
+            return
         with contextlib.suppress(OSError, Warning):
             self.store.set(_PREFIX + key, entry)
 
+    def flush(self) -> None:
+        """``pack=True``: write the pack once, with this session's new entries added to
+        the ones read (those of another format or engine version dropped); nothing is
+        written when every table came from the pack."""
+        if not self.pack or not self._fresh or self.store is None:
+            return
+        version = engine_version()
+        entries = {k: e for k, e in (self._packed or {}).items()
+                   if isinstance(e, dict) and e.get("format") == FORMAT and e.get("engine") == version}
+        entries.update(self._fresh)
+        self._fresh = {}
+        with contextlib.suppress(OSError, Warning):
+            self.store.set(PACK_KEY, {"format": FORMAT, "engine": version, "entries": entries})
+
+    def _pack_entry(self, key: str) -> Any:
+        assert self.store is not None
+        if self._packed is None:
+            self._packed = {}
+            try:
+                doc = self.store.get(PACK_KEY, None)
+            except (OSError, ValueError, RecursionError, MemoryError):
+                doc = None
+            if (isinstance(doc, dict) and doc.get("format") == FORMAT and doc.get("engine") == engine_version()
+                    and isinstance(doc.get("entries"), dict)):
+                self._packed = doc["entries"]
+        return self._packed.get(key)
+
     def _load(self, key: str, model: Model) -> Table | None:
         assert self.store is not None
+        entry = self._pack_entry(key) if self.pack else None
         try:
-            entry = self.store.get(_PREFIX + key, None)
+            if entry is None:
+                entry = self.store.get(_PREFIX + key, None)
+                if self.pack and entry is not None:
+                    self._fresh[key] = entry  # an entry of the one-file layout: into the pack
         except (OSError, ValueError, RecursionError, MemoryError):  # deeply nested JSON: rebuild
             return None
         try:

@@ -520,3 +520,24 @@ def test_the_run_file_is_the_same_with_and_without_xdist(pytester: pytest.Pytest
     _, serial = run(pytester)
     _, dist = run(pytester, xdist=True)
     assert dist == serial
+
+
+def test_collect_only_matches_no_item_to_its_row_and_writes_no_run_file(pytester: pytest.Pytester) -> None:
+    """``--collect-only`` runs nothing and writes no run file, so the plugin builds no
+    run-file payload (collection cost at scale, issue 24 item 9); a run then writes it."""
+    pytester.makepyfile(
+        test_m="from pairwise_param import pairwise\n\n"
+        "@pairwise(a=[1, 2, 3], b=[1, 2], c=['x', 'y'])\ndef test_m(a, b, c):\n    pass\n"
+    )
+    pytester.makeconftest(
+        "def pytest_sessionfinish(session):\n"
+        "    print('outcomes plugin:', session.config.pluginmanager.has_plugin('pairwise-param-outcomes'))\n"
+    )
+    collected = pytester.runpytest("--collect-only", "-q", "-s", "-p", "no:randomly")
+    collected.stdout.fnmatch_lines(["*outcomes plugin: False*"])
+    assert not (pytester.path / ".pytest_cache" / "v" / "pairwise" / "lastrun").exists()
+    ran = pytester.runpytest("-q", "-s", "-p", "no:randomly")
+    ran.stdout.fnmatch_lines(["*outcomes plugin: True*"])
+    doc = json.loads((pytester.path / ".pytest_cache" / "v" / "pairwise" / "lastrun").read_text())
+    (table,) = doc["tables"]
+    assert len(table["items"]) == len(table["rows"]) == 6

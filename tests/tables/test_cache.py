@@ -217,6 +217,10 @@ def entries(pytester: pytest.Pytester) -> list[Path]:
     return sorted(root.iterdir()) if root.exists() else []
 
 
+def pack_file(pytester: pytest.Pytester) -> Path:
+    return pytester.path / ".pytest_cache" / "v" / "pairwise_param" / "tables-pack"
+
+
 def ids(result: pytest.RunResult) -> list[str]:
     return [line.strip() for line in result.outlines if "<Function" in line]
 
@@ -225,8 +229,10 @@ def test_plugin_cold_then_warm(pytester: pytest.Pytester, monkeypatch: pytest.Mo
     pytester.makepyfile(test_suite=SUITE)
     cold = pytester.runpytest("--collect-only", "-v", "-p", "no:randomly")  # compared in order
     cold.stdout.fnmatch_lines(["*[[]tables: 2 built, 0 from cache, 1 reused[]]"])
-    assert len(entries(pytester)) == 2
-    entry = json.loads(entries(pytester)[0].read_text())
+    assert entries(pytester) == []  # the plugin keeps one pack, not a file per table
+    packed = json.loads(pack_file(pytester).read_text())["entries"]
+    assert len(packed) == 2
+    entry = next(iter(packed.values()))
     assert {"format", "engine", "fingerprint", "rows", "infeasible", "full_count"} <= set(entry)
 
     # a warm run never calls the engine
@@ -242,11 +248,20 @@ def test_plugin_cold_then_warm(pytester: pytest.Pytester, monkeypatch: pytest.Mo
     assert ids(warm) == ids(cold)
 
     # a corrupted entry is ignored, rebuilt and rewritten
-    entries(pytester)[0].write_text('{"format": 1, "rows": [[0, 0')
+    doc = json.loads(pack_file(pytester).read_text())
+    first = min(doc["entries"])
+    doc["entries"][first] = {"format": 1, "rows": [[0, 0]]}
+    pack_file(pytester).write_text(json.dumps(doc))
     again = pytester.runpytest("--collect-only", "-v", "-p", "no:randomly")
     again.stdout.fnmatch_lines(["*[[]tables: 1 built, 1 from cache, 1 reused[]]"])
     assert ids(again) == ids(cold)
-    json.loads(entries(pytester)[0].read_text())
+    assert json.loads(pack_file(pytester).read_text())["entries"][first]["rows"] == packed[first]["rows"]
+
+    # a torn pack (two xdist workers wrote at once) is rebuilt, table by table
+    pack_file(pytester).write_text(pack_file(pytester).read_text()[:-30])
+    torn = pytester.runpytest("--collect-only", "-v", "-p", "no:randomly")
+    torn.stdout.fnmatch_lines(["*[[]tables: 2 built, 0 from cache, 1 reused[]]"])
+    assert ids(torn) == ids(cold)
 
 
 @pytest.mark.parametrize("option", [["--pairwise-no-cache"], ["-p", "no:cacheprovider"]])
@@ -255,7 +270,7 @@ def test_plugin_without_disk_cache(pytester: pytest.Pytester, option: list[str])
     for _ in range(2):
         result = pytester.runpytest("--collect-only", "-v", *option)
         result.stdout.fnmatch_lines(["*[[]tables: 2 built, 0 from cache, 1 reused[]]"])
-    assert entries(pytester) == []
+    assert entries(pytester) == [] and not pack_file(pytester).exists()
 
 
 def test_feasible_count_is_exact_above_a_million_combinations() -> None:
@@ -284,3 +299,72 @@ def test_feasible_count_falls_back_to_an_upper_bound_past_the_work_limit(monkeyp
     # the group's unconstrained product, never less, and marked as a bound
     assert feasible_count(m) == Count(16 * 2, exact=False)
     assert str(feasible_count(m)) == "at most 32"
+
+
+# -- the pack: one store entry for every table (the plugin's layout) ---------------------
+def test_pack_is_read_once_and_written_once_with_the_new_tables() -> None:
+    from pairwise_param.tables.cache import PACK_KEY
+
+    store = DictStore()
+    cold = TableCache(store, pack=True)
+    t1 = cold.get(model(), "cover")
+    t2 = cold.get(model(strength=3), "cover")
+    assert not store.data  # nothing written before the flush
+    cold.flush()
+    assert list(store.data) == [PACK_KEY]
+    assert len(json.loads(store.data[PACK_KEY])["entries"]) == 2
+
+    class Counting(DictStore):
+        reads = 0
+        writes = 0
+
+        def get(self, key: str, default: Any) -> Any:
+            Counting.reads += 1
+            return super().get(key, default)
+
+        def set(self, key: str, value: Any) -> None:
+            Counting.writes += 1
+            super().set(key, value)
+
+    counting = Counting()
+    counting.data = dict(store.data)
+    warm = TableCache(counting, pack=True)
+    assert warm.get(model(), "cover") == t1 and warm.get(model(strength=3), "cover") == t2
+    assert warm.stats == {"built": 0, "disk": 2, "memo": 0}
+    warm.flush()
+    assert (Counting.reads, Counting.writes) == (1, 0)  # one read, no write: nothing new
+
+
+@pytest.mark.parametrize("torn", [True, False])
+def test_a_bad_pack_or_pack_entry_is_rebuilt_and_rewritten(torn: bool) -> None:
+    from pairwise_param.tables.cache import PACK_KEY
+
+    store = DictStore()
+    first = TableCache(store, pack=True)
+    good = first.get(model(), "cover")
+    first.flush()
+    doc = json.loads(store.data[PACK_KEY])
+    (key,) = doc["entries"]
+    if torn:
+        store.data[PACK_KEY] = store.data[PACK_KEY][:-20]  # two workers wrote at once
+    else:
+        doc["entries"][key]["rows"] = doc["entries"][key]["rows"][:-1]
+        store.data[PACK_KEY] = json.dumps(doc)
+    again = TableCache(store, pack=True)
+    assert again.get(model(), "cover") == good
+    assert again.stats == {"built": 1, "disk": 0, "memo": 0}
+    again.flush()
+    assert json.loads(store.data[PACK_KEY])["entries"][key]["rows"] == [list(r) for r in good.rows]
+
+
+def test_pack_reads_an_entry_of_the_one_file_layout_and_keeps_it() -> None:
+    from pairwise_param.tables.cache import PACK_KEY
+
+    store = DictStore()
+    good = TableCache(store).get(model(), "cover")  # the one-file-per-table layout
+    (key,) = store.data
+    packed = TableCache(store, pack=True)
+    assert packed.get(model(), "cover") == good
+    assert packed.stats == {"built": 0, "disk": 1, "memo": 0}
+    packed.flush()
+    assert list(json.loads(store.data[PACK_KEY])["entries"]) == [key.rsplit("/", 1)[1]]
