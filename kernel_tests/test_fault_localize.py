@@ -87,8 +87,11 @@ def test_rmsnorm_fault_end_to_end(device):
     assert r["extra_cases"] == r["extra_rows"] * len(target.shapes)
     assert r["located_cells"] is not None
     model = Model(dict(target.axes), constraints=target.cover_args()["constraints"])
+    # located_cells: the causes localize answered (several when it answers a union), each
+    # a list of (axis, value index) cells; a row holding any one of them must fail
+    causes = r["located_cells"]
     holders = [row for row in tab.full
-               if all(model.axes[a].values[v] == row[a] for a, v in r["located_cells"])]
+               if any(all(model.axes[a].values[v] == row[a] for a, v in cause) for cause in causes)]
     from benchmarks.faults.mutation import load_module
     from benchmarks.faults.study import run_rows
 
