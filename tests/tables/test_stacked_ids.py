@@ -37,7 +37,8 @@ def test_full_mode_gives_the_stacked_node_ids_in_order(pytester: pytest.Pytester
     pytester.makepyfile(test_a=SOURCE.format(decorators=STACKED), test_b=SOURCE.format(decorators=PAIRWISE))
 
     def ids(name: str, *args: str) -> list[str]:
-        res = pytester.runpytest_inprocess(name, "--collect-only", "-q", "-p", "no:cacheprovider", *args)
+        # no:randomly: pytest-randomly (in the CI range) would shuffle both listings
+        res = pytester.runpytest_inprocess(name, "--collect-only", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *args)
         return [ln.split("::", 1)[1] for ln in res.stdout.lines if "::" in ln]
 
     before = ids("test_a.py")
