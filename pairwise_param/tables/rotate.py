@@ -304,6 +304,17 @@ class _Search:
         counts, needed = self.hard.counts, self.needed
         return all(n or not needed[si][c] for si, cs in enumerate(counts) for c, n in enumerate(cs))
 
+    def breaks_rule(self, row: list[int], a: int, value: int) -> bool:
+        """Would ``row[a] = value`` break a constraint?  (``row`` is left as it was.)"""
+        if not self.feas.constrained:
+            return False
+        old = row[a]
+        row[a] = value
+        try:
+            return self.feas.violates(row) is not None
+        finally:
+            row[a] = old
+
     def try_cell(self, r: int, a: int, value: int) -> tuple[int, ...] | None:
         """The objective deltas of setting cell (r, a) to ``value``, or None when the
         change would uncover a t-tuple or break a constraint."""
@@ -311,13 +322,8 @@ class _Search:
         self.work += 1
         if not self.hard.keeps_covered(codes[0], a, self.needed):
             return None
-        if self.feas.constrained:
-            old = row[a]
-            row[a] = value
-            bad = self.feas.violates(row) is not None
-            row[a] = old
-            if bad:
-                return None
+        if self.breaks_rule(row, a, value):
+            return None
         change = value - row[a]
         return tuple(lv.delta(c, a, change, True) for lv, c in zip(self.levels, codes[1:]))
 
@@ -682,13 +688,8 @@ def _hard_delta(search: _Search, r: int, a: int, value: int) -> int | None:
     """The change in covered t-tuples when cell (r, a) becomes ``value`` (None when
     the row then breaks a constraint)."""
     row, codes = search.rows[r], search.codes[r][0]
-    if search.feas.constrained:
-        old = row[a]
-        row[a] = value
-        bad = search.feas.violates(row) is not None
-        row[a] = old
-        if bad:
-            return None
+    if search.breaks_rule(row, a, value):
+        return None
     hard, needed = search.hard, search.needed
     counts, change, net = hard.counts, value - row[a], 0
     for si, w in hard.terms[a]:
