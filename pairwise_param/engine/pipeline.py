@@ -12,7 +12,9 @@ function.
    algebraic candidate is kept (ties keep the algebraic one).
 4. The improver with the budget of the effort level (:mod:`.budget`):
    redundant-row removal and row elimination.
-5. A recursive candidate replaces the result when it is strictly smaller.
+5. A recursive candidate replaces the result when it is strictly smaller,
+   and so does one of :mod:`.strength3` (strength 3 and 4 over more than
+   two values: v-ary doubling, group-developed starters).
 
 Every candidate is verified by :func:`.verify.valid` before it can win, so
 a construction bug costs rows, never coverage.
@@ -30,6 +32,7 @@ from pairwise_param.engine.construct import construct
 from pairwise_param.engine.improve import search
 from pairwise_param.engine.recursive import recursive
 from pairwise_param.engine.requirements import Requirements, requirements
+from pairwise_param.engine.strength3 import strength34
 from pairwise_param.engine.verify import valid
 from pairwise_param.model import IndexModel
 
@@ -100,4 +103,10 @@ def run(model: IndexModel, options: EngineOptions, feas: Feasibility) -> Generat
         best, method = result.rows, method + ("+tabu" if effort > 0 else "+polish")
     if rec is not None and len(rec) < len(best) and valid(req, feas, rec):
         best, method = rec, rec_how
+    if not req.constrained and not model.include:
+        s34 = strength34(
+            req.sizes, model.strength, _uniform(req, model.strength), len(best) - 1, effort, options.seed, req.coverable_count()
+        )
+        if s34 is not None and valid(req, feas, s34[0]):
+            best, method = s34
     return Generated(tuple(best), req.infeasible(), method, result.work, result.interrupted)
