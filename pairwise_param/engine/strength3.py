@@ -36,12 +36,18 @@ The pipeline verifies every result before it can win.
 from __future__ import annotations
 
 import random
+from functools import cache
 from itertools import combinations, product
 from math import comb
 
+from pairwise_param.constraints import Feasibility
 from pairwise_param.engine.algebraic import bush, fold
+from pairwise_param.engine.construct import construct
 from pairwise_param.engine.gf import field, prime_power
+from pairwise_param.engine.improve import search
 from pairwise_param.engine.recursive import product_t2
+from pairwise_param.engine.requirements import requirements
+from pairwise_param.model import IndexModel
 
 __all__ = ["developed", "doubling_t3", "group", "strength34"]
 
@@ -51,7 +57,7 @@ Perm = tuple[int, ...]
 #: Largest v^t whose orbit table is built, and largest (t-subsets x orbits)
 #: state of the starter search (larger models are left to the improver).
 _MAX_TUPLES = 1_000
-_MAX_STATE = 40_000
+_MAX_STATE = 10_000
 #: Work units of the starter search in quick mode (about 0.08 s), and
 #: the share one attempt (one number of starters) may spend.
 SEARCH_UNITS = 400_000
@@ -61,6 +67,9 @@ ATTEMPT_UNITS = 400_000
 #: Effort e >= 1 grants e * EFFORT_FACTOR times the quick units (3^8 at t=4:
 #: 159 rows quick, 147 at effort 1).
 EFFORT_FACTOR = 10
+#: Work units of the polish of the doubling's strength-2 ingredient (when no
+#: orthogonal array fits; the same for every effort level).
+B_POLISH_UNITS = 200_000
 #: Restarts begin with this many percent of the limit's starters, in turn.
 START_SLACK = (130, 100, 150, 115)
 #: Tabu tenure of the starter search (moves a changed cell stays frozen).
@@ -300,23 +309,36 @@ def developed(v: int, k: int, t: int, g: list[Perm], limit: int, units: int, see
     return sorted(out)
 
 
+@cache
 def _t2(k: int, q: int) -> Rows:
-    """A strength-2 array of ``k`` columns over GF(q) (q prime power)."""
+    """A strength-2 array of ``k`` columns over GF(q) (q prime power): the OA of
+    the lines where it fits, else the smaller of the product construction and
+    the greedy ones of :mod:`.construct`, polished by :func:`.improve.search`
+    with :data:`B_POLISH_UNITS` (3^10: 15 rows against the product's 21)."""
     if k <= q + 1:
         rows = bush(q, 2, k)
         if rows is not None:
             return rows
-    return product_t2(k, q)
+    best = product_t2(k, q)
+    sizes = (q,) * k
+    index = IndexModel(sizes, 2, tuple(combinations(range(k), 2)), (), ())
+    feas = Feasibility(sizes, ())
+    req = requirements(index, feas)
+    greedy, _ = construct(index, req, feas)
+    greedy = search(req, feas, greedy, (), B_POLISH_UNITS, 0, max(req.totals)).rows
+    return greedy if len(greedy) < len(best) else best
 
 
-def doubling_t3(k: int, v: int) -> Rows | None:
-    """The v-ary doubling for ``k`` columns over a prime power ``v``, recursing
-    on ``A`` (a Bush array when ``ceil(k/2)`` columns fit one); None when
-    neither applies."""
+def doubling_t3(k: int, v: int, a: Rows | None = None) -> Rows | None:
+    """The v-ary doubling for ``k`` columns over a prime power ``v``; ``A`` is
+    ``a`` (a CA(3, ceil(k/2), v)) when given, else a Bush array when
+    ``ceil(k/2)`` columns fit one, else the doubling again; None when none
+    applies."""
     if prime_power(v) is None:
         return None
     half = (k + 1) // 2
-    a = bush(v, 3, half)
+    if a is None:
+        a = bush(v, 3, half)
     if a is None:
         if half <= 3:
             return None
@@ -351,16 +373,24 @@ def strength34(
     if v <= 2:
         return None  # the binary constructions of :mod:`.recursive`
     best: tuple[Rows, str] | None = None
-    if strength == 3:
-        rows = doubling_t3(k, v)
-        if rows is not None and len(rows) <= limit:
-            best, limit = (fold(rows, sizes), "doubling-t3"), len(rows) - 1
     if tuples is None:
         tuples = comb(k, strength) * v**strength
     units = min(SEARCH_UNITS, UNITS_PER_TUPLE * tuples)
     if effort > 0:
         units *= EFFORT_FACTOR * effort
     g = group(v)
+    if strength == 3:
+        rows = doubling_t3(k, v)
+        if rows is not None and len(rows) <= limit:
+            best, limit = (fold(rows, sizes), "doubling-t3"), len(rows) - 1
+        half = (k + 1) // 2
+        if g is not None and half > 4:
+            # The doubling over a developed A (3^20: 45 + 2 * 15 = 75 rows).
+            spare = limit - (v - 1) * len(_t2(half, v))
+            a = developed(v, half, 3, g, spare, units, seed) if spare > 0 else None
+            rows = doubling_t3(k, v, a) if a is not None else None
+            if rows is not None and len(rows) <= limit:
+                best, limit = (fold(rows, sizes), "doubling-t3(developed)"), len(rows) - 1
     if g is not None:
         rows = developed(v, k, strength, g, limit, units, seed)
         if rows is not None and len(rows) <= limit:
