@@ -58,12 +58,16 @@ Perm = tuple[int, ...]
 #: state of the starter search (larger models are left to the improver).
 _MAX_TUPLES = 1_000
 _MAX_STATE = 10_000
-#: Work units of the starter search in quick mode (about 0.08 s), and
+#: Work units of the starter search in quick mode (about 0.1 s), and
 #: the share one attempt (one number of starters) may spend.
-SEARCH_UNITS = 400_000
+SEARCH_UNITS = 1_200_000
 #: ... and at most this many units per coverable tuple in quick mode.
-UNITS_PER_TUPLE = 60
-ATTEMPT_UNITS = 400_000
+UNITS_PER_TUPLE = 180
+#: ... and this many on models under SMALL_TUPLES tuples (the tiny option models
+#: of kernel tests: the engine's 50 ms there; 3^6 at t=3: 21,600 units).
+SMALL_TUPLES = 1_200
+SMALL_UNITS_PER_TUPLE = 40
+ATTEMPT_UNITS = 1_200_000
 #: Effort e >= 1 grants e * EFFORT_FACTOR times the quick units (3^8 at t=4:
 #: 159 rows quick, 147 at effort 1).
 EFFORT_FACTOR = 10
@@ -71,7 +75,7 @@ EFFORT_FACTOR = 10
 #: orthogonal array fits; the same for every effort level).
 B_POLISH_UNITS = 200_000
 #: Restarts begin with this many percent of the limit's starters, in turn.
-START_SLACK = (130, 100, 150, 115)
+START_SLACK = (100, 130, 150, 115)
 #: Tabu tenure of the starter search (moves a changed cell stays frozen).
 _TENURE = 2
 
@@ -131,7 +135,8 @@ def _code(tup: tuple[int, ...], v: int) -> int:
 
 
 class _Starters:
-    """Starter rows with, per t-subset of columns, how many starters meet each orbit."""
+    """Starter rows with, per t-subset of columns, how many starters meet each
+    orbit; ``codes[r][si]`` is the base-v code of row ``r`` on subset ``si``."""
 
     def __init__(
         self, v: int, k: int, t: int, orbits: tuple[list[int], list[list[tuple[int, ...]]]], rows: list[list[int]]
@@ -140,24 +145,22 @@ class _Starters:
         self.ids, self.members = orbits
         self.subs = list(combinations(range(k), t))
         self.by_col = [[si for si, s in enumerate(self.subs) if c in s] for c in range(k)]
+        #: (subset, weight of the column in its code) per column
+        self.weighted = [[(si, v ** (t - 1 - self.subs[si].index(c))) for si in self.by_col[c]] for c in range(k)]
         self.rows = rows
+        self.codes = [[_code(tuple(r[c] for c in s), v) for s in self.subs] for r in rows]
         n_orb = len(self.members)
         self.count = [[0] * n_orb for _ in self.subs]
-        for r in rows:
-            for si in range(len(self.subs)):
-                o = self.orbit(r, si)
+        ids = self.ids
+        for codes in self.codes:
+            for si, code in enumerate(codes):
+                o = ids[code]
                 if o >= 0:
                     self.count[si][o] += 1
         self.missing = {(si, o) for si in range(len(self.subs)) for o in range(n_orb) if self.count[si][o] == 0}
 
-    def orbit(self, row: list[int], si: int) -> int:
-        c = 0
-        for col in self.subs[si]:
-            c = c * self.v + row[col]
-        return self.ids[c]
-
-    def _bump(self, row: list[int], si: int, d: int) -> None:
-        o = self.orbit(row, si)
+    def _bump(self, si: int, code: int, d: int) -> None:
+        o = self.ids[code]
         if o < 0:
             return
         cnt = self.count[si]
@@ -168,38 +171,39 @@ class _Starters:
             self.missing.discard((si, o))
 
     def delta(self, r: int, c: int, x: int) -> int:
-        row = self.rows[r]
-        old = row[c]
+        """Change of the missing count if ``rows[r][c]`` became ``x`` (read only)."""
+        step = x - self.rows[r][c]
+        codes, ids, count = self.codes[r], self.ids, self.count
         d = 0
-        for si in self.by_col[c]:
-            o1 = self.orbit(row, si)
-            row[c] = x
-            o2 = self.orbit(row, si)
-            row[c] = old
+        for si, w in self.weighted[c]:
+            code = codes[si]
+            o1 = ids[code]
+            o2 = ids[code + step * w]
             if o1 == o2:
                 continue
-            if o1 >= 0 and self.count[si][o1] == 1:
+            if o1 >= 0 and count[si][o1] == 1:
                 d += 1
-            if o2 >= 0 and self.count[si][o2] == 0:
+            if o2 >= 0 and count[si][o2] == 0:
                 d -= 1
         return d
 
     def set_cell(self, r: int, c: int, x: int) -> None:
-        row = self.rows[r]
-        for si in self.by_col[c]:
-            self._bump(row, si, -1)
-        row[c] = x
-        for si in self.by_col[c]:
-            self._bump(row, si, 1)
+        step = x - self.rows[r][c]
+        codes = self.codes[r]
+        for si, w in self.weighted[c]:
+            self._bump(si, codes[si], -1)
+            codes[si] += step * w
+            self._bump(si, codes[si], 1)
+        self.rows[r][c] = x
 
     def drop(self, r: int) -> None:
-        row = self.rows.pop(r)
-        for si in range(len(self.subs)):
-            self._bump(row, si, -1)
+        self.rows.pop(r)
+        for si, code in enumerate(self.codes.pop(r)):
+            self._bump(si, code, -1)
 
     def unique(self, r: int) -> int:
-        row = self.rows[r]
-        return sum(1 for si in range(len(self.subs)) if (o := self.orbit(row, si)) >= 0 and self.count[si][o] == 1)
+        ids, count = self.ids, self.count
+        return sum(1 for si, code in enumerate(self.codes[r]) if (o := ids[code]) >= 0 and count[si][o] == 1)
 
 
 def _repair(st: _Starters, rng: random.Random, units: int) -> int:
@@ -364,8 +368,8 @@ def strength34(
     """The smallest of these constructions for ``sizes`` with at most ``limit`` rows, or None.
 
     ``tuples`` (the coverable tuples, default: all) scales the starter search's
-    quick budget: at most :data:`UNITS_PER_TUPLE` units each, so a tiny model
-    pays milliseconds (3^6 at t=3: 32,400 units)."""
+    quick budget: at most :data:`UNITS_PER_TUPLE` units each
+    (:data:`SMALL_UNITS_PER_TUPLE` on tiny models)."""
     k = len(sizes)
     if not uniform_strength or strength not in (3, 4) or k <= strength + 1:
         return None
@@ -375,7 +379,8 @@ def strength34(
     best: tuple[Rows, str] | None = None
     if tuples is None:
         tuples = comb(k, strength) * v**strength
-    units = min(SEARCH_UNITS, UNITS_PER_TUPLE * tuples)
+    per = UNITS_PER_TUPLE if tuples >= SMALL_TUPLES else SMALL_UNITS_PER_TUPLE
+    units = min(SEARCH_UNITS, per * tuples)
     if effort > 0:
         units *= EFFORT_FACTOR * effort
     g = group(v)

@@ -69,7 +69,7 @@ def test_agl_is_sharply_two_transitive(v: int) -> None:
 def test_developed_starters_cover(v: int, k: int, t: int, limit: int, expect: int | None) -> None:
     g = group(v)
     assert g is not None
-    rows = developed(v, k, t, g, limit, 400_000)
+    rows = developed(v, k, t, g, limit, 1_200_000)
     assert rows is not None
     assert len(rows) <= limit and (len(rows) - v) % len(g) == 0
     if expect is not None:
@@ -80,7 +80,7 @@ def test_developed_starters_cover(v: int, k: int, t: int, limit: int, expect: in
 def test_developed_respects_the_limit() -> None:
     g = group(3)
     assert g is not None
-    assert developed(3, 10, 3, g, 20, 400_000) is None  # fewer starters than orbits: not tried
+    assert developed(3, 10, 3, g, 20, 1_200_000) is None  # fewer starters than orbits: not tried
 
 
 def test_strength34_folds_mixed_sizes_and_is_deterministic() -> None:
