@@ -12,7 +12,10 @@
   shows ``(x, y)`` (``(x, y)``) on ``i, j``: every ``z = x + s`` for every
   pair.  With the Bush OA(q^3; 3, q+1, q) (q+2 columns for even q) as ``A``
   and the OA(q^2; 2, q+1, q) of the lines as ``B``: 4^10 at t=3 takes
-  64 + 3 * 16 = 112 rows (the improver reached 129).
+  64 + 3 * 16 = 112 rows (the improver reached 129).  Where no OA fits,
+  ``A`` is a developed array (below) or the doubling again, and ``B`` the
+  smaller of the strength-2 product and a polished greedy array (3^20 at
+  t=3: 45 + 2 * 15 = 75 rows, the improver reached 82).
 * Group-developed starters (M. A. Chateauneuf, C. J. Colbourn and D. L.
   Kreher, "Covering arrays of strength three", Des. Codes Cryptogr. 16
   (1999) 235-242): a group G of permutations of the v symbols acts on
@@ -26,7 +29,7 @@
   group is the affine group AGL(1, q) (x -> ax + b over GF(q), a != 0) on
   v = q symbols (for q = 3 the symmetric group S_3 = PGL(2, 2)).  3^10 at t=3
   takes 7 * 6 + 3 = 45 rows (the best known; the improver reached 55),
-  5^7 at t=3 takes 9 * 20 + 5 = 185 (206).
+  5^7 at t=3 takes 9 * 20 + 5 = 185 (206), 3^8 at t=4 25 * 6 + 3 = 153 (165).
 
 Only unconstrained, uniform-strength models without include rows use these;
 mixed sizes are built for the largest and folded (value x -> x mod size).
