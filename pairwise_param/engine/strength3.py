@@ -77,6 +77,9 @@ EFFORT_FACTOR = 10
 #: Work units of the polish of the doubling's strength-2 ingredient (when no
 #: orthogonal array fits; the same for every effort level).
 B_POLISH_UNITS = 200_000
+#: Above this many columns ``B`` is the product only (the greedy would cost a
+#: large model tenths of a second for a few rows).
+GREEDY_B_MAX = 60
 #: Restarts begin with this many percent of the limit's starters, in turn.
 START_SLACK = (100, 130, 150, 115)
 #: Tabu tenure of the starter search (moves a changed cell stays frozen).
@@ -327,6 +330,8 @@ def _t2(k: int, q: int) -> Rows:
         if rows is not None:
             return rows
     best = product_t2(k, q)
+    if k > GREEDY_B_MAX:
+        return best
     sizes = (q,) * k
     index = IndexModel(sizes, 2, tuple(combinations(range(k), 2)), (), ())
     feas = Feasibility(sizes, ())
