@@ -391,7 +391,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     item.stash[_ROW_SHOWN] = True
     from pairwise_param.plugin.summary import ROW_PROPERTY_PREFIX, ROW_SECTION, row_values
 
-    values = row_values(item)
+    values = row_values(item, state.records)
     if not values:
         return
     item.user_properties.extend((ROW_PROPERTY_PREFIX + name, text) for name, text in values)

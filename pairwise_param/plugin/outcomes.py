@@ -39,9 +39,8 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pairwise_param.contract import ROW_MARK_FLAG
 from pairwise_param.errors import PairwiseWarning
-from pairwise_param.plugin.summary import test_base
+from pairwise_param.plugin.summary import item_rows, test_base
 from pairwise_param.values import value_label
 
 if TYPE_CHECKING:
@@ -176,7 +175,6 @@ class Run:
     def collect(cls, items: list[Any], records: dict[str, list[Record]]) -> Run:
         run = cls()
         slots: dict[tuple[str, int], list[list[Any]]] = {}
-        row_of: dict[tuple[str, int], dict[str, int]] = {}
         for item in items:
             base = test_base(item)
             if base is None:
@@ -184,32 +182,19 @@ class Run:
             recs = records.get(base)
             if not recs or any(r.model is None for r in recs):
                 continue
-            # each table's one-row mark, matched to its record by argument names (the
-            # mark's names are the table's, then the derived= values' names, if any)
-            marks = [
-                (tuple(m.args[0]), str(m.args[1][0].id))
-                for m in item.iter_markers("parametrize")
-                if m.kwargs.get(ROW_MARK_FLAG)
-            ]
-            rids = [
-                next((rid for names, rid in marks if names[: len(an)] == an), "")
-                for an in (tuple(r.model.argnames) for r in recs)
-            ]
-            if "" in rids or len(marks) != len(recs):
+            rows = item_rows(item, recs)
+            if rows is None:
                 continue
-            callspec = getattr(item, "callspec", None)
-            shape = shape_of(str(getattr(callspec, "id", "")), rids)
-            for k, (rec, rid) in enumerate(zip(recs, rids)):
+            rids = [rec.ids[row] for rec, row in zip(recs, rows)]
+            shape = shape_of(str(item.callspec.id), rids)
+            for k, (rec, row) in enumerate(zip(recs, rows)):
                 key = (base, k)
                 if key not in slots:
                     path, line, _ = item.location
                     slots[key] = []
-                    row_of[key] = {r: i for i, r in enumerate(rec.ids)}
                     run._pending.append((base, k, rec, [str(path), (line or 0) + 1], slots[key]))
-                row = row_of[key].get(rid)
-                if row is not None:
-                    slots[key].append([item.nodeid, row, shape])
-                    run.tracked.add(item.nodeid)
+                slots[key].append([item.nodeid, row, shape])
+                run.tracked.add(item.nodeid)
         return run
 
     @property
