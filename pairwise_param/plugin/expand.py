@@ -84,6 +84,8 @@ class Record:
         This replaces a one-row ``parametrize`` mark per item as the item -> row link
         (25,290 such marks cost 0.8 s of a 2000-table collection: issue 24)."""
         names = self.argnames[: self.n_axes]
+        if self.decoder is None:
+            return None
         if self._keys is None:  # built on first use: a --collect-only run never needs it
             decode = self.decoder.decode
             self._keys = {}
@@ -370,8 +372,10 @@ def expand(
     tables: TableCache,
     extra: dict[str, list[dict[str, Any]]] | None = None,
     rows_for: Any = None,
-) -> tuple[list[Plan], list[Record]]:
-    """The parametrize plans of a test's ``pairwise`` marks, and what each produced.
+) -> tuple[list[Plan], list[Record], list[str]]:
+    """The parametrize plans of a test's ``pairwise`` marks, what each produced, and the
+    names of its empty axes (then there is one empty plan and no record: the table is a
+    hole, which the run file lists).
     ``extra`` (``--pairwise-extra-rows``: test -> follow-up requests of
     :mod:`pairwise_param.runs.localize`) replaces a table's rows by the rows asked for;
     ``rows_for`` (``--pairwise-rotate`` / ``--pairwise-replay``: an object of
@@ -386,7 +390,7 @@ def expand(
         names.check(spec)
     empty = _empty_plan(specs, settings, nodeid)
     if empty is not None:
-        return empty, []
+        return empty, [], [name for spec in specs for name in _empty_axes(spec)]
     plans: list[Plan] = []
     records: list[Record] = []
     row_mark = _driven_by_hypothesis(metafunc)
@@ -443,7 +447,7 @@ def expand(
                 rows_run=tuple(rows),
             )
         )
-    return plans, records
+    return plans, records, []
 
 
 def _follow_up(model: Model, table: Table, asked: list[dict[str, Any]]) -> tuple[Table, list[set[str]]]:

@@ -164,6 +164,8 @@ class Run:
         #: collection pays only for matching items to rows
         self._pending: list[tuple[str, int, Any, list[Any], list[list[Any]]]] = []
         self.tracked: set[str] = set()
+        #: the tables that are holes (an empty axis): {"test", "location", "axes"}
+        self.empty: list[dict[str, Any]] = []
         self.outcomes: dict[str, dict[str, Any]] = {}
         self.raised = False  # a lost-coverage warning was turned into an error (-W error)
         #: the pytest-xdist controller: records every report it is forwarded (it collects no
@@ -172,13 +174,18 @@ class Run:
 
     # -- collection -------------------------------------------------------------
     @classmethod
-    def collect(cls, items: list[Any], records: dict[str, list[Record]]) -> Run:
+    def collect(cls, items: list[Any], records: dict[str, list[Record]],
+                empty: dict[str, list[str]] | None = None) -> Run:
         run = cls()
         slots: dict[tuple[str, int], list[list[Any]]] = {}
+        holes: dict[str, dict[str, Any]] = {}
         for item in items:
             base = test_base(item)
             if base is None:
                 continue
+            if empty and base in empty and base not in holes:
+                path, line, _ = item.location
+                holes[base] = {"test": base, "location": [str(path), (line or 0) + 1], "axes": list(empty[base])}
             recs = records.get(base)
             if not recs or any(r.model is None for r in recs):
                 continue
@@ -195,6 +202,7 @@ class Run:
                     run._pending.append((base, k, rec, [str(path), (line or 0) + 1], slots[key]))
                 slots[key].append([item.nodeid, row, shape])
                 run.tracked.add(item.nodeid)
+        run.empty = sorted(holes.values(), key=lambda e: e["test"])
         return run
 
     @property
@@ -252,13 +260,15 @@ class Run:
     # -- xdist ---------------------------------------------------------------------
     def export(self) -> dict[str, Any]:
         """What a worker sends to the controller."""
-        return {"payloads": self.payloads, "outcomes": self.outcomes}
+        return {"payloads": self.payloads, "outcomes": self.outcomes, "empty": self.empty}
 
     def merge(self, part: dict[str, Any]) -> None:
         """Take a worker's part: its tables (the first worker's; all collect the
         same) and the outcomes of the items it ran."""
         if not self.payloads:
             self.payloads = list(part.get("payloads", []))
+        if not self.empty:
+            self.empty = list(part.get("empty", []))
         for nodeid, outcome in part.get("outcomes", {}).items():
             # the controller's own record of a report is the truth; a worker's fills the gaps
             self.outcomes.setdefault(nodeid, outcome)
@@ -270,7 +280,7 @@ class Run:
         from pairwise_param.runs.text import lost_at_run_time, warning_text
 
         tables = [analyze_table(p, self.outcomes) for p in self.payloads if p["items"]]
-        doc = run_document(tables, exitstatus)
+        doc = run_document(tables, exitstatus, self.empty)
         path = config.getoption("pairwise_report", None)
         if path:
             target = Path(path)

@@ -10,6 +10,7 @@ small: pytest imports, and without cached bytecode compiles, it in every run).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from pairwise_param.contract import INVALID_MARK, MODES
@@ -80,7 +81,7 @@ def summarize(items: list[Any], records: dict[str, list[Record]], tables: Any) -
             per_test[base] = per_test.get(base, 0) + 1
     n_items = 0
     n_tables = 0
-    stand_for = 0.0
+    stand_for = Fraction(0)  # exact: a 3^700 product divided by its rows is past any float
     exact = True
     strengths: set[int] = set()
     modes_used: set[str] = set()
@@ -89,9 +90,9 @@ def summarize(items: list[Any], records: dict[str, list[Record]], tables: Any) -
                           if r.invalid_infeasible]
     for base, count in per_test.items():
         recs = records[base]
-        factor = 1.0
+        factor = Fraction(1)
         for r in recs:
-            factor *= r.full / r.rows
+            factor *= Fraction(r.full, max(1, r.rows))
             exact = exact and r.full_exact
             strengths.add(r.strength)
             modes_used.add(r.mode)
