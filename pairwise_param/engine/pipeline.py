@@ -9,7 +9,9 @@ function.
    :mod:`.algebraic` and :mod:`.recursive`; one that meets the lower bound
    (or is the optimal binary strength-2 construction) is returned at once.
 3. The greedy constructions (:mod:`.construct`); the smaller of them and the
-   algebraic candidate is kept (ties keep the algebraic one).
+   algebraic candidate is kept (ties keep the algebraic one).  A cover-starter
+   array (:mod:`.starters`, unconstrained t=2) replaces it when smaller, and
+   is what the improver then polishes.
 4. The improver with the budget of the effort level (:mod:`.budget`):
    redundant-row removal and row elimination.
 5. A recursive candidate replaces the result when it is strictly smaller.
@@ -20,16 +22,18 @@ a construction bug costs rows, never coverage.
 
 from __future__ import annotations
 
+from itertools import combinations
 from math import comb
 
 from pairwise_param.constraints import Feasibility
 from pairwise_param.engine import EngineOptions, Generated
-from pairwise_param.engine.algebraic import algebraic
+from pairwise_param.engine.algebraic import algebraic, fold
 from pairwise_param.engine.budget import budget_for
 from pairwise_param.engine.construct import construct
 from pairwise_param.engine.improve import search
 from pairwise_param.engine.recursive import recursive
 from pairwise_param.engine.requirements import Requirements, requirements
+from pairwise_param.engine.starters import cover_starter
 from pairwise_param.engine.verify import valid
 from pairwise_param.model import IndexModel
 
@@ -65,6 +69,24 @@ def _direct(model: IndexModel, req: Requirements, feas: Feasibility, lb: int) ->
     return alg_rows, rec_rows, alg[1] if alg else "", rec[1] if rec else ""
 
 
+def _plain(k: int, v: int) -> Rows:
+    """The quick answer for ``v^k`` at strength 2 (a cover starter's fixed part)."""
+    sizes = (v,) * k
+    plain = IndexModel(sizes, 2, tuple(combinations(range(k), 2)), (), ())
+    return list(run(plain, EngineOptions(), Feasibility(sizes, ())).rows)
+
+
+def _starter(model: IndexModel, req: Requirements, below: int) -> tuple[Rows | None, str]:
+    """A cover-starter array with fewer than ``below`` rows (unconstrained,
+    no include rows, uniform strength 2; smaller axes folded), or None."""
+    if req.constrained or model.include or model.strength != 2 or not _uniform(req, 2):
+        return None, ""
+    got = cover_starter(len(req.sizes), max(req.sizes), below, _plain)
+    if got is None:
+        return None, ""
+    return fold(got[0], req.sizes), got[1]
+
+
 def run(model: IndexModel, options: EngineOptions, feas: Feasibility) -> Generated:
     """The engine's answer for ``model``.
 
@@ -90,6 +112,9 @@ def run(model: IndexModel, options: EngineOptions, feas: Feasibility) -> Generat
         raise AssertionError(f"pairwise_param engine: construction {how!r} left a coverable tuple uncovered")
     if best is None or len(rows) < len(best):
         best, method = rows, how
+    starter, starter_how = _starter(model, req, len(best))
+    if starter is not None and len(starter) < len(best) and valid(req, feas, starter):
+        best, method = starter, starter_how
     effort = options.level
     budget = budget_for(req, effort, options.work)
     result = search(
