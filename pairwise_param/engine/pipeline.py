@@ -33,7 +33,7 @@ from pairwise_param.engine.construct import construct
 from pairwise_param.engine.improve import search
 from pairwise_param.engine.recursive import recursive
 from pairwise_param.engine.requirements import Requirements, requirements
-from pairwise_param.engine.starters import cover_starter
+from pairwise_param.engine.starters import cover_starter, smallest_size
 from pairwise_param.engine.verify import valid
 from pairwise_param.model import IndexModel
 
@@ -79,7 +79,9 @@ def _plain(k: int, v: int) -> Rows:
 def _starter(model: IndexModel, req: Requirements, below: int) -> tuple[Rows | None, str]:
     """A cover-starter array with fewer than ``below`` rows (unconstrained,
     no include rows, uniform strength 2; smaller axes folded), or None."""
-    if req.constrained or model.include or model.strength != 2 or not _uniform(req, 2):
+    if req.constrained or model.include or model.strength != 2:
+        return None, ""
+    if smallest_size(len(req.sizes), max(req.sizes)) >= below or not _uniform(req, 2):
         return None, ""
     got = cover_starter(len(req.sizes), max(req.sizes), below, _plain)
     if got is None:

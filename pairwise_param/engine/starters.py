@@ -52,7 +52,7 @@ from functools import cache
 
 from pairwise_param.engine.algebraic import binary_pairwise, binary_rows_needed
 
-__all__ = ["FOUND", "cover_starter", "find_starter", "is_starter", "starter_rows", "starter_size"]
+__all__ = ["FOUND", "cover_starter", "find_starter", "is_starter", "smallest_size", "starter_rows", "starter_size"]
 
 #: Largest fixed-symbol count tried (f = 3 asks the caller for its 3^k array).
 MAX_FIXED = 3
@@ -85,6 +85,16 @@ def starter_size(k: int, v: int, f: int) -> int:
     """Rows of the cover-starter array for ``k`` columns, ``v`` symbols, ``f``
     fixed (f = 3: at least this many, the fixed part is the caller's)."""
     return (v - f) * k + _fixed_rows_needed(k, f)
+
+
+def _fixed_counts(v: int) -> range:
+    """The fixed-symbol counts tried: at least two symbols stay finite."""
+    return range(1, min(MAX_FIXED, v - 2) + 1)
+
+
+def smallest_size(k: int, v: int) -> int:
+    """A lower bound on the rows of any cover-starter array :func:`cover_starter` tries."""
+    return min((starter_size(k, v, f) for f in _fixed_counts(v)), default=1 << 62)
 
 
 def is_starter(s: tuple[int, ...], v: int, f: int) -> bool:
@@ -245,7 +255,7 @@ def cover_starter(
     if v < 3:
         return None
     best: tuple[Rows, str] | None = None
-    for f in sorted(range(1, MAX_FIXED + 1), key=lambda f: (starter_size(k, v, f), f)):
+    for f in sorted(_fixed_counts(v), key=lambda f: (starter_size(k, v, f), f)):
         if starter_size(k, v, f) >= below or (f == 3 and fixed_part is None):
             continue
         s = find_starter(k, v, f)
