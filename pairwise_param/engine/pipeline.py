@@ -14,7 +14,9 @@ function.
    is what the improver then polishes.
 4. The improver with the budget of the effort level (:mod:`.budget`):
    redundant-row removal and row elimination.
-5. A recursive candidate replaces the result when it is strictly smaller.
+5. A recursive candidate replaces the result when it is strictly smaller;
+   so does the product of an orthogonal array with the engine's own array
+   of fewer columns (:func:`.recursive.product_with`, t=2, v >= 4).
 
 Every candidate is verified by :func:`.verify.valid` before it can win, so
 a construction bug costs rows, never coverage.
@@ -31,7 +33,7 @@ from pairwise_param.engine.algebraic import algebraic, fold
 from pairwise_param.engine.budget import budget_for
 from pairwise_param.engine.construct import construct
 from pairwise_param.engine.improve import search
-from pairwise_param.engine.recursive import recursive
+from pairwise_param.engine.recursive import product_with, recursive
 from pairwise_param.engine.requirements import Requirements, requirements
 from pairwise_param.engine.starters import cover_starter, smallest_size
 from pairwise_param.engine.verify import valid
@@ -69,11 +71,22 @@ def _direct(model: IndexModel, req: Requirements, feas: Feasibility, lb: int) ->
     return alg_rows, rec_rows, alg[1] if alg else "", rec[1] if rec else ""
 
 
-def _plain(k: int, v: int) -> Rows:
-    """The quick answer for ``v^k`` at strength 2 (a cover starter's fixed part)."""
+def _plain(k: int, v: int, constant_rows: bool = False) -> Rows:
+    """The quick answer for ``v^k`` at strength 2 (a cover starter's fixed
+    part; with ``constant_rows``, the v constant rows included: a product's
+    inner array)."""
     sizes = (v,) * k
-    plain = IndexModel(sizes, 2, tuple(combinations(range(k), 2)), (), ())
+    include = tuple((x,) * k for x in range(v)) if constant_rows else ()
+    plain = IndexModel(sizes, 2, tuple(combinations(range(k), 2)), (), include)
     return list(run(plain, EngineOptions(), Feasibility(sizes, ())).rows)
+
+
+def _product(model: IndexModel, req: Requirements, below: int) -> tuple[Rows | None, str]:
+    """:func:`.recursive.product_with` for an unconstrained uniform t=2 model, or None."""
+    if req.constrained or model.include or model.strength != 2 or max(req.sizes) < 4 or not _uniform(req, 2):
+        return None, ""  # (v < 4 first: 3^1000 and 2^3000 pay no uniformity check)
+    got = product_with(req.sizes, below, lambda k, v: _plain(k, v, constant_rows=True))
+    return (None, "") if got is None else got
 
 
 def _starter(model: IndexModel, req: Requirements, below: int) -> tuple[Rows | None, str]:
@@ -127,4 +140,7 @@ def run(model: IndexModel, options: EngineOptions, feas: Feasibility) -> Generat
         best, method = result.rows, method + ("+tabu" if effort > 0 else "+polish")
     if rec is not None and len(rec) < len(best) and valid(req, feas, rec):
         best, method = rec, rec_how
+    prod, prod_how = _product(model, req, len(best))
+    if prod is not None and len(prod) < len(best) and valid(req, feas, prod):
+        best, method = prod, prod_how
     return Generated(tuple(best), req.infeasible(), method, result.work, result.interrupted)
