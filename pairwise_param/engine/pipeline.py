@@ -10,12 +10,13 @@ function.
    (or is the optimal binary strength-2 construction) is returned at once.
 3. The greedy constructions (:mod:`.construct`); the smaller of them and the
    algebraic candidate is kept (ties keep the algebraic one).  A cover-starter
-   array (:mod:`.starters`, unconstrained t=2) replaces it when smaller, and
-   is what the improver then polishes.
+   array (:mod:`.starters`, unconstrained t=2) of at most
+   :data:`STARTER_START` of its rows replaces it and is what the improver
+   then polishes; a larger one competes with the polished array (step 5).
 4. The improver with the budget of the effort level (:mod:`.budget`):
    redundant-row removal and row elimination.
 5. A recursive candidate replaces the result when it is strictly smaller;
-   so does the product of an orthogonal array with the engine's own array
+   so do a cover-starter array not polished in step 3 and the product of an orthogonal array with the engine's own array
    of fewer columns (:func:`.recursive.product_with`, t=2, v >= 4).
 
 Every candidate is verified by :func:`.verify.valid` before it can win, so
@@ -42,6 +43,10 @@ from pairwise_param.model import IndexModel
 __all__ = ["lower_bound", "run"]
 
 Rows = list[tuple[int, ...]]
+
+#: A cover-starter array with at most this share of the greedy array's rows is
+#: what the improver polishes; a larger one competes with the polished array.
+STARTER_START = 0.8
 
 
 def _uniform(req: Requirements, strength: int) -> bool:
@@ -127,8 +132,12 @@ def run(model: IndexModel, options: EngineOptions, feas: Feasibility) -> Generat
         raise AssertionError(f"pairwise_param engine: construction {how!r} left a coverable tuple uncovered")
     if best is None or len(rows) < len(best):
         best, method = rows, how
-    starter, starter_how = _starter(model, req, len(best))
-    if starter is not None and len(starter) < len(best) and valid(req, feas, starter):
+    # A starter array at most STARTER_START of the greedy one is polished instead of it
+    # (the polish shrinks a greedy array by up to 13%: 6^11 63 -> 55 against a 56-row
+    # starter); a larger one only competes with the polished result below.
+    starter, starter_how = _starter(model, req, int(STARTER_START * len(best)) + 1)
+    adopted = starter is not None and valid(req, feas, starter)
+    if starter is not None and adopted:
         best, method = starter, starter_how
     effort = options.level
     budget = budget_for(req, effort, options.work)
@@ -140,6 +149,10 @@ def run(model: IndexModel, options: EngineOptions, feas: Feasibility) -> Generat
         best, method = result.rows, method + ("+tabu" if effort > 0 else "+polish")
     if rec is not None and len(rec) < len(best) and valid(req, feas, rec):
         best, method = rec, rec_how
+    if not adopted:
+        starter, starter_how = _starter(model, req, len(best))
+        if starter is not None and len(starter) < len(best) and valid(req, feas, starter):
+            best, method = starter, starter_how
     prod, prod_how = _product(model, req, len(best))
     if prod is not None and len(prod) < len(best) and valid(req, feas, prod):
         best, method = prod, prod_how

@@ -76,6 +76,16 @@ FOUND: dict[tuple[int, int, int], tuple[int, ...]] = {
 Rows = list[tuple[int, ...]]
 
 
+def min_length(v: int, f: int) -> int:
+    """Shortest starter searched for: the counting bound ``v + f`` plus a
+    margin below which the search found none even with ten times its budget
+    (f = 1: k = v + 2 for v = 6 .. 10; f = 2: k = v + 3 for v = 6 .. 10), so a
+    search there would only cost time (about 0.1 s each in quick mode)."""
+    if f == 1:
+        return v + 2 if v <= 5 else v + 3
+    return v + f + (2 if f == 2 else 4)
+
+
 def _fixed_rows_needed(k: int, f: int) -> int:
     """Rows of the fixed part (f = 3: a lower bound, f * f)."""
     return 1 if f == 1 else binary_rows_needed(k) if f == 2 else f * f
@@ -156,50 +166,59 @@ def _finite_search(k: int, g: int, fixed: dict[int, int], rnd: random.Random, mo
     shows every difference (simulated annealing on the count of missing
     (distance, difference) pairs; incremental counts)."""
     free = [p for p in range(k) if p not in fixed]
-    s: list[int | None] = [None] * k
+    s = [-1] * k  # -1: a fixed cell (never read below)
     for p in free:
         s[p] = rnd.randrange(g)
     cnt = [[0] * g for _ in range(k)]
     for d in range(1, k):
         for j in free:
-            b, a = s[(j + d) % k], s[j]
-            if b is not None and a is not None:
-                cnt[d][(b - a) % g] += 1
+            if (j + d) % k not in fixed:
+                cnt[d][(s[(j + d) % k] - s[j]) % g] += 1
     cost = sum(1 for d in range(1, k) for x in cnt[d] if x == 0)
+    # a move at p changes the pairs (j, p) at distance p - j and (p, j) at distance j - p
+    others = {p: [(j, (p - j) % k, (j - p) % k) for j in free if j != p] for p in free}
+    randrange, uniform, exp = rnd.randrange, rnd.random, math.exp
+    nfree = len(free)
     for _ in range(moves):
         if cost == 0:
             break
-        p = free[rnd.randrange(len(free))]
+        p = free[randrange(nfree)]
         old = s[p]
-        assert old is not None
-        new = (old + 1 + rnd.randrange(g - 1)) % g
-        changes = []
-        for d in range(1, k):
-            q = s[(p - d) % k]
-            if q is not None:
-                changes.append((d, (old - q) % g, (new - q) % g))
-            r = s[(p + d) % k]
-            if r is not None:
-                changes.append((d, (r - old) % g, (r - new) % g))
+        new = (old + 1 + randrange(g - 1)) % g
         delta = 0
-        for d, o, n in changes:
-            c = cnt[d]
+        for j, d1, d2 in others[p]:
+            x = s[j]
+            c = cnt[d1]
+            o, n = (old - x) % g, (new - x) % g
             c[o] -= 1
             if c[o] == 0:
                 delta += 1
             if c[n] == 0:
                 delta -= 1
             c[n] += 1
-        if delta <= 0 or rnd.random() < math.exp(-delta / TEMPERATURE):
+            c = cnt[d2]
+            o, n = (x - old) % g, (x - new) % g
+            c[o] -= 1
+            if c[o] == 0:
+                delta += 1
+            if c[n] == 0:
+                delta -= 1
+            c[n] += 1
+        if delta <= 0 or uniform() < exp(-delta / TEMPERATURE):
             s[p] = new
             cost += delta
         else:
-            for d, o, n in changes:
-                cnt[d][n] -= 1
-                cnt[d][o] += 1
+            for j, d1, d2 in others[p]:
+                x = s[j]
+                c = cnt[d1]
+                c[(new - x) % g] -= 1
+                c[(old - x) % g] += 1
+                c = cnt[d2]
+                c[(x - new) % g] -= 1
+                c[(x - old) % g] += 1
     if cost:
         return None
-    return [0 if x is None else x for x in s]
+    return [max(x, 0) for x in s]
 
 
 @cache
@@ -207,11 +226,11 @@ def find_starter(k: int, v: int, f: int, moves: int = SEARCH_MOVES, restart: int
     """A cover starter of length ``k`` over ``v`` symbols with ``f`` fixed, or
     None when the search (``moves`` local-search moves in all) finds none."""
     g = v - f
-    if g < 2 or f < 1 or k < v + f:
-        return None
     known = FOUND.get((k, v, f))
     if known is not None and is_starter(known, v, f):
         return known
+    if g < 2 or f < 1 or k < min_length(v, f):
+        return None
     rnd = random.Random(f"starter:{k}:{v}:{f}")
     spent = 0
     while spent < moves:
