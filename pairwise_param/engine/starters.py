@@ -84,7 +84,10 @@ def min_length(v: int, f: int) -> int:
     """Shortest starter searched for: the counting bound ``v + f`` plus a
     margin below which the search found none even with ten times its budget
     (f = 1: k = v + 2 for v = 6 .. 10; f = 2: k = v + 3 for v = 6 .. 10), so a
-    search there would only cost time (about 0.1 s each in quick mode)."""
+    search there would only cost time (about 0.1 s each in quick mode).  The
+    f = 3 margin is not measured that way: its fixed symbols take six cells,
+    so it is set above f = 2's (the one f = 3 starter in use, 10^20, has
+    k = v + 10)."""
     if f == 1:
         return v + 2 if v <= 5 else v + 3
     return v + f + (2 if f == 2 else 4)
