@@ -335,6 +335,8 @@ SCRIPT = textwrap.dedent(
     print(repr(rows.index_rows))
     rows = pp.cover({f"q{i}": ["a", "b", "c"] for i in range(7)}, effort=1, seed=5)
     print(repr(rows.index_rows), rows.method)
+    rows = pp.cover({f"s{i}": list(range(6)) for i in range(10)})  # a cover starter's seeded search
+    print(repr(rows.index_rows), rows.method)
     """
 )
 

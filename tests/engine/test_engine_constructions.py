@@ -113,6 +113,42 @@ def test_product_wins_on_5_20_and_folds_mixed_sizes():
     both_checks(model, list(g.rows))
 
 
+@pytest.mark.parametrize("sizes", [(4,) * 30, (5,) * 40, (4, 3, 2) * 12 + (4,) * 6])
+def test_product_with_covers_with_any_inner_array_holding_the_constant_rows(sizes):
+    from pairwise_param.engine.recursive import product_t2, product_with
+
+    seen: list[tuple[int, int]] = []
+
+    def inner(k: int, v: int) -> list[tuple[int, ...]]:
+        seen.append((k, v))
+        return product_t2(k, v)  # its first v rows are the constant rows
+
+    got = product_with(sizes, 10**6, inner)
+    assert got is not None
+    rows, how = got
+    v = max(sizes)
+    ((k2, _),) = seen
+    assert k2 == -(-len(sizes) // (v + 1)) and how == f"product(OA(q={v}) x {v}^{k2})"
+    assert len(rows) == v * v + len(product_t2(k2, v)) - v
+    model = plain(list(sizes), 2)
+    both_checks(model, rows)
+    assert product_with(sizes, len(rows), inner) is None  # never built when it cannot be smaller
+
+
+def test_product_with_leaves_ternary_and_short_models_alone():
+    from pairwise_param.engine.recursive import product_t2, product_with
+
+    assert product_with((3,) * 100, 10**6, product_t2) is None
+    assert product_with((4,) * 5, 10**6, product_t2) is None
+
+
+def test_pipeline_takes_the_product_on_4_100():
+    model = plain([4] * 100, 2)
+    g = generate(model.index_model, EngineOptions(), model.feasibility)
+    assert len(g.rows) <= 43 and g.method.startswith("product(OA(q=4)")
+    assert brute_covers_v([tuple(r) for r in g.rows], 4)
+
+
 @pytest.mark.parametrize("ones", [1, 2])
 @pytest.mark.parametrize("k", [3, 4, 10])
 def test_one_value_axes_cost_no_rows_in_binary_tables(ones, k):
