@@ -26,9 +26,10 @@ __all__ = ["ENGINE_VERSION", "LEVELS", "MAX_EFFORT", "EngineOptions", "Generated
 #: (Version 3: model-scaled quick budget, stall stop, new constructions;
 #: version 4: one-value axes left out of the algebraic constructions;
 #: version 5: repair moves for constrained models, small quick budget;
-#: version 6: larger constrained quick budget (t=3 constrained tables); see
-#: docs/engine.md and CHANGELOG.md for which tables changed.)
-ENGINE_VERSION = "6"
+#: version 6: larger constrained quick budget (t=3 constrained tables);
+#: version 7: the all-triple constrained search on bitsets (t=3 constrained
+#: tables); see docs/engine.md and CHANGELOG.md for which tables changed.)
+ENGINE_VERSION = "7"
 
 #: Largest effort level accepted: each level may spend about 40 s of CPU
 #: (``budget.EFFORT_UNIT``), so 16 is about ten minutes; ``effort=1000``

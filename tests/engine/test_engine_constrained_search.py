@@ -83,3 +83,55 @@ def test_repair_moves_shrink_a_kernel_model_the_single_cell_moves_could_not() ->
     names = list(axes)
     rows = [{n: axes[n][x] for n, x in zip(names, r)} for r in got.rows]
     assert measure(model, rows).ok
+
+
+@given(constrained_models().filter(lambda m: m.strength == 3), st.integers(0, 2**32 - 1))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_the_triple_bitsets_agree_with_the_plain_counters(model: Model, seed: int) -> None:
+    """:class:`_TripleState` (the all-triple constrained search's bitsets) answers
+    every question of the plain :class:`_State` the same way, along a walk of
+    valid cell changes: the change of the missing count of one cell and of
+    several at once, the tuples a row covers alone, the rows one cell away, and
+    the missing tuples and counters after each change; its bitsets stay equal to
+    a recount from the counters."""
+    import random
+
+    from pairwise_param.engine.improve import _State, _TripleState
+
+    im, feas = model.index_model, model.feasibility
+    req = requirements(im, feas)
+    start, _ = construct(im, req, feas)
+    plain, bits = _State(req, [list(r) for r in start]), _TripleState(req, [list(r) for r in start])
+    if len(start) > 1:
+        plain.drop_row(0)
+        bits.drop_row(0)
+    rng = random.Random(seed)
+    n = len(req.sizes)
+    for _ in range(150):
+        r = rng.randrange(len(plain.rows))
+        changes = {rng.randrange(n): 0 for _ in range(rng.randint(1, 4))}
+        changes = {a: rng.randrange(req.sizes[a]) for a in changes}
+        diff = [(a, v) for a, v in sorted(changes.items()) if plain.rows[r][a] != v]
+        row = list(plain.rows[r])
+        for a, v in diff:
+            row[a] = v
+        assert bits.unique(bits.rows[r]) == plain.unique(plain.rows[r])
+        if plain.missing:
+            scope, vals = plain.decode(plain.missing[0])
+            assert bits.near(scope, vals) == plain.near(scope, vals)
+        if not diff or feas.violates(row) is not None:
+            continue
+        assert bits.delta_many(r, diff)[0] == plain.delta_many(r, diff)[0]
+        a, v = diff[0]
+        one = list(plain.rows[r])
+        one[a] = v
+        if feas.violates(one) is None:
+            assert bits.delta(r, a, v) == plain.delta(r, a, v)
+        for a, v in diff:
+            plain.set_cell(r, a, v)
+            bits.set_cell(r, a, v)
+        assert sorted(bits.missing) == sorted(plain.missing)
+        assert bits.counts == plain.counts
+    kept = (bits.one, bits.zero, bits.one2, bits.zero2, bits.pmask, bits.cmask, bits.holders)
+    bits._recount()
+    assert kept == (bits.one, bits.zero, bits.one2, bits.zero2, bits.pmask, bits.cmask, bits.holders)
