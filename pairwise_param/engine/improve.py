@@ -43,7 +43,7 @@ import itertools
 import random
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pairwise_param.constraints import Feasibility
 from pairwise_param.engine.budget import Progress
@@ -62,6 +62,9 @@ MOVE_OVERHEAD = 60
 #: 425 quick rows in all, 416 / 411 / 412 / 415 at effort 1).
 TENURE = 2
 CONSTRAINED_TENURE = 4
+
+#: Added to the seed for the second stage of a staged search (:func:`search`'s ``warmup``).
+STAGE_SEED = 0x9E3779B9
 
 #: Repair moves between two progress reports (``search(on_progress=...)``).
 PROGRESS_MOVES = 256
@@ -747,6 +750,8 @@ def search(
     patience: int | None = None,
     on_progress: Callable[[Progress], None] | None = None,
     interruptible: bool = False,
+    warmup: int = 0,
+    warmup_stall: int = 0,
 ) -> Improved:
     """Row elimination within ``budget`` work units.
 
@@ -766,6 +771,12 @@ def search(
     Ctrl-C or from ``on_progress``) ends the search with the best array so far
     and ``interrupted`` set; ``best`` is only ever replaced by a complete
     array, so an interrupt mid-move cannot leave it half-repaired.
+
+    With ``0 < warmup < budget`` the search runs in two stages: the first is
+    exactly the search of ``warmup`` units and stall window ``warmup_stall``
+    (quick mode's, so an effort level never returns more rows than quick
+    mode), the second goes on from its best array with a fresh generator
+    (``seed`` + :data:`STAGE_SEED`) for the rest of the budget.
     """
     locked = len(include)
     work = setup_cost(req, len(rows))
@@ -787,9 +798,11 @@ def search(
         tenure = CONSTRAINED_TENURE if req.constrained else TENURE
     if patience is None:
         patience = TRIPLE_PATIENCE if triples else 100_000
+    staged = 0 < warmup < budget
+    end, end_stall = (warmup, warmup_stall) if staged else (budget, stall)
     ctx = _Context(
         req, feas, state.deg, state.eval_cost or 0, locked, fixed, sample, tenure, pairs, linked,
-        _rules(feas, len(req.sizes)) if req.constrained else (), triples, int(budget * TRIPLE_SPLIT),
+        _rules(feas, len(req.sizes)) if req.constrained else (), triples, int(end * TRIPLE_SPLIT),
     )
     # Dropping a row updates its counters; the bitset states also recount their bitsets.
     drop_cost = 2 * len(req.scopes) + (2 * sum(req.totals) if pairs or triples else 0)
@@ -801,8 +814,21 @@ def search(
             on_progress(Progress(len(best), lower_bound, now, budget))
 
     try:
-        while work < budget and len(state.rows) > max(lower_bound, locked):
-            if stall and work - last_best >= stall:
+        while True:
+            if work >= end or end_stall and work - last_best >= end_stall:
+                if not staged or work >= budget:
+                    break
+                # The second stage: from the best array, a fresh generator, the rest of the budget.
+                staged = False
+                end, end_stall = budget, stall
+                rng = random.Random(seed + STAGE_SEED)
+                ctx = replace(ctx, spread_from=work + int((budget - work) * TRIPLE_SPLIT))
+                state = make(req, [list(r) for r in best])
+                work += setup_cost(req, len(best))
+                attempt = 0
+                last_best = work
+                continue
+            if len(state.rows) <= max(lower_bound, locked):
                 break
             # Drop the row covering fewest tuples alone (latest on ties); after
             # abandoned attempts, the next ones in that order.
@@ -811,11 +837,11 @@ def search(
             _, neg_r = scores[attempt % len(scores)]
             state.drop_row(-neg_r)
             work += drop_cost
-            limit = budget if not stall else min(budget, last_best + stall)
+            limit = end if not end_stall else min(end, last_best + end_stall)
             work = _repair(ctx, state, rng, work, limit, patience, tick if on_progress is not None else None)
             if state.missing:
                 if work >= limit:
-                    break
+                    continue  # the stage is over (the check above)
                 attempt += 1
                 state = make(req, [list(r) for r in best])
                 work += setup_cost(req, len(best))

@@ -11,7 +11,8 @@ function.
 3. The greedy constructions (:mod:`.construct`); the smaller of them and the
    algebraic candidate is kept (ties keep the algebraic one).
 4. The improver with the budget of the effort level (:mod:`.budget`):
-   redundant-row removal and row elimination.
+   redundant-row removal and row elimination (on a constrained model an
+   effort level goes on from quick mode's search, so it is never larger).
 5. A recursive candidate replaces the result when it is strictly smaller.
 
 Every candidate is verified by :func:`.verify.valid` before it can win, so
@@ -92,9 +93,12 @@ def run(model: IndexModel, options: EngineOptions, feas: Feasibility) -> Generat
         best, method = rows, how
     effort = options.level
     budget = budget_for(req, effort, options.work)
+    # Constrained models: an effort level first runs quick mode's search, then goes on from it.
+    warm = budget_for(req, 0) if effort > 0 and req.constrained and options.work is None else None
     result = search(
         req, feas, best, model.include, budget.units, options.seed, lb, budget.stall,
         on_progress=options.on_progress, interruptible=options.interruptible,
+        warmup=warm.units if warm else 0, warmup_stall=warm.stall if warm else 0,
     )
     if len(result.rows) < len(best) and valid(req, feas, result.rows):
         best, method = result.rows, method + ("+tabu" if effort > 0 else "+polish")
