@@ -63,8 +63,11 @@ MOVE_OVERHEAD = 60
 TENURE = 2
 CONSTRAINED_TENURE = 4
 
-#: Added to the seed for the second stage of a staged search (:func:`search`'s ``warmup``).
+#: A staged search (:func:`search`'s ``warmup``): the seed of round ``k`` after
+#: the first stage is ``seed + k * STAGE_SEED``, and each round may spend
+#: ``ROUND_UNITS`` work units.
 STAGE_SEED = 0x9E3779B9
+ROUND_UNITS = 10_000_000
 
 #: Repair moves between two progress reports (``search(on_progress=...)``).
 PROGRESS_MOVES = 256
@@ -772,11 +775,13 @@ def search(
     and ``interrupted`` set; ``best`` is only ever replaced by a complete
     array, so an interrupt mid-move cannot leave it half-repaired.
 
-    With ``0 < warmup < budget`` the search runs in two stages: the first is
+    With ``0 < warmup < budget`` the search runs in stages: the first is
     exactly the search of ``warmup`` units and stall window ``warmup_stall``
     (quick mode's, so an effort level never returns more rows than quick
-    mode), the second goes on from its best array with a fresh generator
-    (``seed`` + :data:`STAGE_SEED`) for the rest of the budget.
+    mode); then rounds of :data:`ROUND_UNITS` each start again from ``rows``
+    with a generator of their own (``seed + k *`` :data:`STAGE_SEED`), and an
+    array smaller than every earlier one replaces it, until the budget is
+    spent or ``stall`` units brought none.
     """
     locked = len(include)
     work = setup_cost(req, len(rows))
@@ -799,62 +804,84 @@ def search(
     if patience is None:
         patience = TRIPLE_PATIENCE if triples else 100_000
     staged = 0 < warmup < budget
-    end, end_stall = (warmup, warmup_stall) if staged else (budget, stall)
+    first, first_stall = (warmup, warmup_stall) if staged else (budget, stall)
     ctx = _Context(
         req, feas, state.deg, state.eval_cost or 0, locked, fixed, sample, tenure, pairs, linked,
-        _rules(feas, len(req.sizes)) if req.constrained else (), triples, int(end * TRIPLE_SPLIT),
+        _rules(feas, len(req.sizes)) if req.constrained else (), triples, int(first * TRIPLE_SPLIT),
     )
     # Dropping a row updates its counters; the bitset states also recount their bitsets.
     drop_cost = 2 * len(req.scopes) + (2 * sum(req.totals) if pairs or triples else 0)
-    attempt = 0
-    last_best = work
+    overall = best
+    work_now = work
+    found = work
 
     def tick(now: int) -> None:
         if on_progress is not None:
-            on_progress(Progress(len(best), lower_bound, now, budget))
+            on_progress(Progress(len(overall), lower_bound, now, budget))
+
+    def stage(state: _State, ctx: _Context, rng: random.Random, end: int, end_stall: int) -> None:
+        """Row elimination from ``state`` until ``end`` units (or ``end_stall``
+        units without a smaller array of this stage); ``overall`` takes every
+        array smaller than it."""
+        nonlocal work_now, overall, found
+        best = [tuple(r) for r in state.rows]
+        work = work_now
+        attempt = 0
+        last_best = work
+        try:
+            while work < end and len(state.rows) > max(lower_bound, locked):
+                if end_stall and work - last_best >= end_stall:
+                    break
+                # Drop the row covering fewest tuples alone (latest on ties); after
+                # abandoned attempts, the next ones in that order.
+                scores = sorted((state.unique(state.rows[r]), -r) for r in range(locked, len(state.rows)))
+                work += _score_cost(state, len(scores))
+                _, neg_r = scores[attempt % len(scores)]
+                state.drop_row(-neg_r)
+                work += drop_cost
+                limit = end if not end_stall else min(end, last_best + end_stall)
+                work = _repair(ctx, state, rng, work, limit, patience, tick if on_progress is not None else None)
+                if state.missing:
+                    if work >= limit:
+                        break
+                    attempt += 1
+                    state = make(req, [list(r) for r in best])
+                    work += setup_cost(req, len(best))
+                    continue
+                attempt = 0
+                best = [tuple(r) for r in state.rows]
+                last_best = work
+                if len(best) < len(overall):
+                    overall, found = best, work
+                tick(work)
+        finally:
+            work_now = work
 
     try:
-        while True:
-            if work >= end or end_stall and work - last_best >= end_stall:
-                if not staged or work >= budget:
-                    break
-                # The second stage: from the best array, a fresh generator, the rest of the budget.
-                staged = False
-                end, end_stall = budget, stall
-                rng = random.Random(seed + STAGE_SEED)
-                ctx = replace(ctx, spread_from=work + int((budget - work) * TRIPLE_SPLIT))
-                state = make(req, [list(r) for r in best])
-                work += setup_cost(req, len(best))
-                attempt = 0
-                last_best = work
-                continue
-            if len(state.rows) <= max(lower_bound, locked):
+        stage(state, ctx, rng, first, first_stall)
+        # Further rounds (an effort level on a constrained model, after quick
+        # mode's search): each from the start array with its own generator,
+        # ROUND_UNITS each, until the budget is spent or ``stall`` units
+        # brought no smaller array.  Fresh starts, not the best array: from
+        # quick mode's best the search stayed where it was (vLLM fused MoE t=3
+        # and flash-attention fwd t=3: no new array in 60 million units),
+        # while independent runs spread over 50-51 and 60-63 rows.
+        k = 0
+        while staged and work_now < budget and len(overall) > max(lower_bound, locked):
+            if stall and work_now - found >= stall:
                 break
-            # Drop the row covering fewest tuples alone (latest on ties); after
-            # abandoned attempts, the next ones in that order.
-            scores = sorted((state.unique(state.rows[r]), -r) for r in range(locked, len(state.rows)))
-            work += _score_cost(state, len(scores))
-            _, neg_r = scores[attempt % len(scores)]
-            state.drop_row(-neg_r)
-            work += drop_cost
-            limit = end if not end_stall else min(end, last_best + end_stall)
-            work = _repair(ctx, state, rng, work, limit, patience, tick if on_progress is not None else None)
-            if state.missing:
-                if work >= limit:
-                    continue  # the stage is over (the check above)
-                attempt += 1
-                state = make(req, [list(r) for r in best])
-                work += setup_cost(req, len(best))
-                continue
-            attempt = 0
-            best = [tuple(r) for r in state.rows]
-            last_best = work
-            tick(work)
+            k += 1
+            end = min(budget, work_now + ROUND_UNITS)
+            fresh = make(req, [list(r) for r in rows])
+            _drop_redundant(fresh, locked)
+            work_now += setup_cost(req, len(rows)) + _score_cost(fresh, len(rows))
+            round_ctx = replace(ctx, spread_from=work_now + int((end - work_now) * TRIPLE_SPLIT))
+            stage(fresh, round_ctx, random.Random(seed + k * STAGE_SEED), end, 0)
     except KeyboardInterrupt:
         if not interruptible:
             raise
-        return Improved(best, work, last_best, interrupted=True)
-    return Improved(best, work, last_best)
+        return Improved(overall, work_now, found, interrupted=True)
+    return Improved(overall, work_now, found)
 
 
 @dataclass(frozen=True)
