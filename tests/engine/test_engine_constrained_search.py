@@ -161,8 +161,8 @@ def test_a_staged_search_starts_as_the_short_one_and_is_never_larger(model: Mode
 
 def test_effort_one_on_a_constrained_t3_kernel_model_beats_quick_mode() -> None:
     """vLLM's marlin MoE options at t=3 (seven is_valid rules): effort 1 goes on
-    from quick mode's search and finds a smaller array (engine version 7: 56 ->
-    55 rows; TCA's 5-second run: 54)."""
+    from quick mode's search and finds a smaller array (engine version 7: quick
+    55 rows, effort 1 54, TCA's 5-second run 54)."""
     b = ["F", "T"]
     axes = {
         "a_type": ["f16", "fp8", "int8"], "b_type": ["uint4", "uint4b8", "fp8", "uint8b128"],
@@ -186,3 +186,49 @@ def test_effort_one_on_a_constrained_t3_kernel_model_beats_quick_mode() -> None:
     names = list(axes)
     rows = [{n: axes[n][x] for n, x in zip(names, r)} for r in effort.rows]
     assert measure(model, rows).ok
+
+
+@given(constrained_models(strengths=(3,)), st.integers(0, 2**32 - 1))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_repair_is_valid_and_changes_the_fewest_cells(model: Model, seed: int) -> None:
+    """:func:`_repairs` writes the tuple, keeps the row valid and changes no more
+    cells than any valid row holding the tuple must (checked by brute force over
+    the whole product), or finds nothing when no valid row holds it."""
+    import itertools
+    import random
+
+    from pairwise_param.engine.improve import _Context, _repairs, _rules
+
+    im, feas = model.index_model, model.feasibility
+    req = requirements(im, feas)
+    rows, _ = construct(im, req, feas)
+    rng = random.Random(seed)
+    row = list(rows[rng.randrange(len(rows))])
+    n = len(req.sizes)
+    scope = sorted(rng.sample(range(n), 3))
+    writes = {a: rng.randrange(req.sizes[a]) for a in scope}
+    linked = tuple(tuple(b for b in feas.components[feas.component_of[a]] if b != a) if a in feas.component_of
+                   else () for a in range(n))
+    written = list(row)
+    for a, v in writes.items():
+        written[a] = v
+    assume(feas.violates(written) is not None)  # a repair is asked for only when the write breaks a rule
+    ctx = _Context(req, feas, [0] * n, 0, 0, [], 1, 4, False, linked, _rules(feas, n), True)
+    options, _ = _repairs(ctx, 0, row, writes)
+    need = None
+    for full in itertools.product(*(range(s) for s in req.sizes)):
+        if all(full[a] == v for a, v in writes.items()) and feas.violates(list(full)) is None:
+            changed = sum(1 for a in range(n) if full[a] != row[a])
+            need = changed if need is None else min(need, changed)
+    comps = {feas.component_of[a] for a in writes if a in feas.component_of}
+    exact = len(comps) == 1 and all(a in feas.components[next(iter(comps))] for a in writes)
+    if not options:
+        assert need is None or not exact  # the fallback (:func:`_repaired`) frees linked cells only
+        return
+    new = list(row)
+    for a, v in options[0]:
+        new[a] = v
+    assert all(new[a] == v for a, v in writes.items())
+    assert feas.violates(new) is None
+    if exact:
+        assert need is not None and sum(1 for a in range(n) if new[a] != row[a]) == need
