@@ -218,9 +218,14 @@ class IndexModel:
         }
 
     def fingerprint(self) -> str:
-        """Stable SHA-256 of the canonical index model (hex)."""
-        blob = json.dumps(self.canonical(), separators=(",", ":"), sort_keys=True)
-        return hashlib.sha256(blob.encode()).hexdigest()
+        """Stable SHA-256 of the canonical index model (hex); computed once (the
+        model is frozen; the table cache asks for it up to three times per table)."""
+        cached: str | None = self.__dict__.get("_fingerprint")
+        if cached is None:
+            blob = json.dumps(self.canonical(), separators=(",", ":"), sort_keys=True)
+            cached = hashlib.sha256(blob.encode()).hexdigest()
+            self.__dict__["_fingerprint"] = cached
+        return cached
 
 
 def _interactions(n: int, strength: int, subs: Sequence[SubModel]) -> tuple[tuple[int, ...], ...]:

@@ -86,11 +86,15 @@ def run(model: IndexModel, options: EngineOptions, feas: Feasibility) -> Generat
             return Generated(tuple(best), req.infeasible(), method)
     if rec is not None and len(rec) <= lb and valid(req, feas, rec):
         return Generated(tuple(rec), req.infeasible(), rec_how)
-    rows, how = construct(model, req, feas)
+    rows, how = construct(model, req, feas, lb)
     if not valid(req, feas, rows):  # pragma: no cover - would be an engine bug
         raise AssertionError(f"pairwise_param engine: construction {how!r} left a coverable tuple uncovered")
     if best is None or len(rows) < len(best):
         best, method = rows, how
+    if len(best) <= max(lb, len(model.include)):
+        # at the lower bound the improver has nothing to remove (it would return these
+        # rows after building its state: most of a tiny model's engine time)
+        return Generated(tuple(best), req.infeasible(), method)
     effort = options.level
     budget = budget_for(req, effort, options.work)
     # Constrained models: an effort level first runs quick mode's search, then goes on from it.

@@ -11,7 +11,8 @@ fixture), so pytest's terse errors are pre-empted by ours, naming the test.
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
@@ -61,6 +62,41 @@ class Record:
     model: Any = None
     table: Any = None
     ids: tuple[str, ...] = ()
+    #: the argument names of the table's rows (its axes, then its derived= values)
+    argnames: tuple[str, ...] = ()
+    #: how many of ``argnames`` are axes (the rest are derived= values, not in the link)
+    n_axes: int = 0
+    #: the model that decodes ``rows`` (for a table with invalid values: the full model)
+    #: and the rows the items were made from, in ``ids`` order
+    decoder: Any = None
+    rows_run: tuple[tuple[int, ...], ...] = ()
+    _keys: dict[tuple[int, ...], int] | None = field(default=None, repr=False, compare=False)
+
+    def row_of(self, params: Mapping[str, Any]) -> int | None:
+        """The index of the row an item runs (its position in ``ids``), from the item's
+        ``callspec.params``, or None when the item is not one of this table's.
+
+        An item keeps the very value objects of its ``pytest.param`` (pytest stores
+        them in ``callspec.params``, direct or indirect), and within one table two
+        rows never hold the same objects on every axis: the values of an axis are
+        distinct (a duplicate is refused), so distinct objects.  The objects live as
+        long as the model and the items, so their ``id()`` is stable for the session.
+        This replaces a one-row ``parametrize`` mark per item as the item -> row link
+        (25,290 such marks cost 0.8 s of a 2000-table collection: issue 24)."""
+        names = self.argnames[: self.n_axes]
+        if self.decoder is None:
+            return None
+        if self._keys is None:  # built on first use: a --collect-only run never needs it
+            decode = self.decoder.decode
+            self._keys = {}
+            for index, row in enumerate(self.rows_run):
+                values = decode(row)
+                self._keys[tuple(id(values[n]) for n in names)] = index
+        try:
+            key = tuple(id(params[name]) for name in names)
+        except KeyError:
+            return None
+        return self._keys.get(key)
 
 
 def _parametrized_names(metafunc: pytest.Metafunc) -> set[str]:
@@ -119,8 +155,17 @@ class _Names:
         self.metafunc = metafunc
         self.nodeid = metafunc.definition.nodeid
         self.elsewhere = _parametrized_names(metafunc)
-        self.shown, self.defaults = _signature_info(metafunc)
         self.seen: set[str] = set()
+
+    @property
+    def shown(self) -> list[str]:
+        """The test's argument names, for messages (read only when one is raised)."""
+        return _signature_info(self.metafunc)[0]
+
+    @property
+    def defaults(self) -> set[str]:
+        """The test's arguments with a default value (read only when one is missing)."""
+        return _signature_info(self.metafunc)[1]
 
     def check(self, spec: PairwiseSpec) -> None:
         for name in spec.argnames:
@@ -225,10 +270,12 @@ def _derived(
 
 
 def _params(
-    spec: PairwiseSpec, model: Model, rows: tuple[tuple[int, ...], ...], cases: list[Any], nodeid: str, style: str
+    spec: PairwiseSpec, model: Model, rows: tuple[tuple[int, ...], ...], cases: list[Any], nodeid: str, style: str,
+    row_mark: bool,
 ) -> list[Any]:
     """One ``pytest.param`` per row, with its id and the marks of its values (and,
-    on a row holding an invalid value, the ``pairwise_invalid`` mark)."""
+    on a row holding an invalid value, the ``pairwise_invalid`` mark; with
+    ``row_mark``, the one-row ``parametrize`` mark of :func:`_as_parametrized`)."""
     # values given as pytest.param(value, marks=..., id=...): model axes are in spec order
     extra = [spec.value_params.get(name, {}) for name in spec.axes]
     try:
@@ -242,14 +289,22 @@ def _params(
     calls = _derived_calls(spec)
     names = list(argnames)
     parametrize: Any = pytest.mark.parametrize  # looked up once per table, not per row
+    marked = any(extra) or any(case is not None for case in cases)
     params = []
+    axis_names = spec.argnames
     for row, rid, case in zip(rows, ids, cases):
         values = model.decode(row)
-        args = tuple(values[n] for n in spec.argnames) + _derived(calls, values, nodeid)
+        axis_args = tuple(values[n] for n in axis_names)
+        args = axis_args + _derived(calls, values, nodeid) if calls else axis_args
+        if not (marked or row_mark):
+            params.append(pytest.param(*args, id=rid))
+            continue
         row_marks = [m for a, v in enumerate(row) if v in extra[a] for m in extra[a][v][0]]
         if case is not None:
             row_marks.append(invalid_mark(axis=case.axis, value=case.value, reason=case.reason))
-        params.append(pytest.param(*args, id=rid, marks=[*row_marks, _as_parametrized(parametrize, names, args, rid)]))
+        if row_mark:
+            row_marks.append(_as_parametrized(parametrize, names, args, rid))
+        params.append(pytest.param(*args, id=rid, marks=row_marks))
     return params
 
 
@@ -282,20 +337,29 @@ def _empty_plan(
     return [(names, [], indirect)]
 
 
-def _as_parametrized(parametrize: Any, argnames: list[str], args: tuple[Any, ...], rid: str) -> Any:
-    """A ``parametrize`` mark describing this one row, put on its item only.
+def _driven_by_hypothesis(metafunc: pytest.Metafunc) -> bool:
+    """Whether the test is a Hypothesis ``@given`` test (the handle ``@given``
+    attaches, read duck-typed: no Hypothesis import)."""
+    return getattr(metafunc.function, "hypothesis", None) is not None
 
-    Our rows come from ``metafunc.parametrize``, which leaves no mark, so to
-    other plugins the items looked unparametrized.  Hypothesis's plugin keys
-    the example database by the item's node id, and allows a class method to
-    run on several instances (``differing_executors``), only for items that
-    carry a ``parametrize`` mark: without it every row of a ``@pairwise`` +
-    ``@given`` test shared one database key (one row's saved failure was
-    deleted by the next row) and a method failed the health check.  The mark
-    is applied after parametrization (per-param marks go to the item, never to
-    the function), so pytest does not expand it again; it carries
-    :data:`~pairwise_param.contract.ROW_MARK_FLAG` so the suite report can
-    tell it from the user's own ``parametrize`` marks.
+
+def _as_parametrized(parametrize: Any, argnames: list[str], args: tuple[Any, ...], rid: str) -> Any:
+    """A ``parametrize`` mark describing this one row, put on its item only, on the
+    items of a ``@given`` test.
+
+    Our rows come from ``metafunc.parametrize``, which leaves no mark.  Hypothesis's
+    plugin keys the example database by the item's node id, and allows a class
+    method to run on several instances (``differing_executors``), only for items
+    that carry a ``parametrize`` mark: without it every row of a ``@pairwise`` +
+    ``@given`` test shared one database key (one row's saved failure was deleted
+    by the next row) and a method failed the health check.  Other tests' items go
+    without it: 25,290 of these marks cost 0.8 s of CPU in a 2000-table collection
+    (the allocations and the garbage collector's passes over them), and nothing
+    else needs them (the plugin finds an item's row with :meth:`Record.row_of`).
+    The mark is applied after parametrization (per-param marks go to the item,
+    never to the function), so pytest does not expand it again; it carries
+    :data:`~pairwise_param.contract.ROW_MARK_FLAG` so the suite report can tell it
+    from the user's own ``parametrize`` marks.
     ``parametrize`` is ``pytest.mark.parametrize`` (typed ``Any``: ours is a flag keyword).
     """
     return parametrize(list(argnames), [pytest.param(*args, id=rid)], **{ROW_MARK_FLAG: True})
@@ -308,8 +372,10 @@ def expand(
     tables: TableCache,
     extra: dict[str, list[dict[str, Any]]] | None = None,
     rows_for: Any = None,
-) -> tuple[list[Plan], list[Record]]:
-    """The parametrize plans of a test's ``pairwise`` marks, and what each produced.
+) -> tuple[list[Plan], list[Record], list[str]]:
+    """The parametrize plans of a test's ``pairwise`` marks, what each produced, and the
+    names of its empty axes (then there is one empty plan and no record: the table is a
+    hole, which the run file lists).
     ``extra`` (``--pairwise-extra-rows``: test -> follow-up requests of
     :mod:`pairwise_param.runs.localize`) replaces a table's rows by the rows asked for;
     ``rows_for`` (``--pairwise-rotate`` / ``--pairwise-replay``: an object of
@@ -324,9 +390,10 @@ def expand(
         names.check(spec)
     empty = _empty_plan(specs, settings, nodeid)
     if empty is not None:
-        return empty, []
+        return empty, [], [name for spec in specs for name in _empty_axes(spec)]
     plans: list[Plan] = []
     records: list[Record] = []
+    row_mark = _driven_by_hypothesis(metafunc)
     for index, spec in enumerate(specs):
         mode, strength = modes.effective(settings, spec.mode, spec.strength, len(spec.axes))
         asked = [r for r in (extra or {}).get(nodeid, []) if r.get("table", 0) == index]
@@ -346,7 +413,7 @@ def expand(
                 # the order stacked parametrize decorators give the product (tables/ids.py)
                 table = replace(table, rows=tuple(table.rows[i] for i in stacked_order(table.rows)))
             rows, cases, negative = table.rows, [None] * len(table.rows), ""
-        params = _params(spec, model, rows, cases, nodeid, _id_style(spec, settings))
+        params = _params(spec, model, rows, cases, nodeid, _id_style(spec, settings), row_mark)
         wanted: dict[str, set[str]] | None = None
         if asked:
             wanted = {str(p.id): shape for p, shape in zip(params, shapes)}
@@ -374,9 +441,13 @@ def expand(
                 model=None if spec.invalid else model,
                 table=table,
                 ids=tuple(str(p.id) for p in params),
+                argnames=tuple(argnames),
+                n_axes=len(spec.argnames),
+                decoder=model,
+                rows_run=tuple(rows),
             )
         )
-    return plans, records
+    return plans, records, []
 
 
 def _follow_up(model: Model, table: Table, asked: list[dict[str, Any]]) -> tuple[Table, list[set[str]]]:

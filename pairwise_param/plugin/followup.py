@@ -19,9 +19,8 @@ from typing import Any
 
 import pytest
 
-from pairwise_param.contract import ROW_MARK_FLAG
 from pairwise_param.plugin.outcomes import shape_of
-from pairwise_param.plugin.summary import test_base
+from pairwise_param.plugin.summary import item_rows, test_base
 
 __all__ = ["read_requests", "select"]
 
@@ -58,10 +57,10 @@ def select(items: list[Any], records: dict[str, list[Any]]) -> tuple[list[Any], 
         recs = records.get(base) if base is not None else None
         wanted = [r.wanted for r in recs or () if r.wanted is not None]
         ok = False
-        if wanted:
-            cid = str(getattr(getattr(item, "callspec", None), "id", ""))
-            rids = [str(m.args[1][0].id) for m in item.iter_markers("parametrize") if m.kwargs.get(ROW_MARK_FLAG)]
-            shape = shape_of(cid, rids)  # the one rule of what a shape is (the run file's)
+        rows = item_rows(item, recs) if wanted and recs else None
+        if rows is not None and recs:
+            rids = [rec.ids[row] for rec, row in zip(recs, rows)]
+            shape = shape_of(str(item.callspec.id), rids)  # the one rule of what a shape is (the run file's)
             ok = any(shape in w.get(rid, ()) for w in wanted for rid in rids)
         (keep if ok else drop).append(item)
     return keep, drop

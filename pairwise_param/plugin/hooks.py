@@ -56,13 +56,14 @@ class _State:
     """The session's state (a plain class: a dataclass costs about a millisecond
     to define, in every pytest run)."""
 
-    __slots__ = ("extra", "records", "results", "rows_for", "run", "settings", "summary", "tables", "use_disk")
+    __slots__ = ("empty", "extra", "records", "results", "rows_for", "run", "settings", "summary", "tables", "use_disk")
 
     def __init__(self, settings: modes.Settings, use_disk: bool) -> None:
         self.settings = settings
         self.use_disk = use_disk
         self.tables: Any = None  # pairwise_param.tables.cache.TableCache, created on first use
         self.records: dict[str, list[Record]] = {}
+        self.empty: dict[str, list[str]] = {}  # test -> its empty axes (a table that is a hole)
         self.summary: dict[str, Any] | None = None
         self.extra: dict[str, list[dict[str, Any]]] | None = None  # --pairwise-extra-rows: test -> requests
         self.run: Any = None  # pairwise_param.plugin.outcomes.Run: tables and what their items did
@@ -346,11 +347,13 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     state = metafunc.config.stash[_STATE]
     message = None
     try:
-        plans, records = expand(
+        plans, records, empty = expand(
             metafunc, marks, state.settings, state.tables_for(metafunc.config), state.extra, state.rows_for
         )
         if records:  # none: an empty axis made the test one skipped item (no table)
             state.records[metafunc.definition.nodeid] = records
+        if empty:
+            state.empty[metafunc.definition.nodeid] = empty
     except PairwiseError as exc:
         message = f"pairwise-param: {exc}"
     if message is not None:
@@ -391,7 +394,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     item.stash[_ROW_SHOWN] = True
     from pairwise_param.plugin.summary import ROW_PROPERTY_PREFIX, ROW_SECTION, row_values
 
-    values = row_values(item)
+    values = row_values(item, state.records)
     if not values:
         return
     item.user_properties.extend((ROW_PROPERTY_PREFIX + name, text) for name, text in values)
@@ -407,15 +410,16 @@ def _summarize(items: list[pytest.Item], state: _State) -> dict[str, Any]:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     state = session.config.stash.get(_STATE, None)
-    if state is None or not state.records:
+    if state is None or not (state.records or state.empty):
         return  # no @pairwise test was collected: do not walk the (maybe huge) item list
-    state.summary = _summarize(session.items, state)
+    if state.records:
+        state.summary = _summarize(session.items, state)
     if session.config.getoption("collectonly", False):
         return  # nothing runs, and no run file is written: no item is matched to its row
     from pairwise_param.plugin.outcomes import Run
 
     # a plugin object for the rest of the session: only now does any hook run per item
-    state.run = Run.collect(session.items, state.records)
+    state.run = Run.collect(session.items, state.records, state.empty)
     if state.run.tracked:
         session.config.pluginmanager.register(state.run, "pairwise-param-outcomes")
 
@@ -446,12 +450,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if isinstance(workeroutput, dict):
         if state.summary is not None:
             workeroutput[_WORKER_KEY] = state.summary
-        if state.run is not None and state.run.tracked:
+        if state.run is not None and (state.run.tracked or state.run.empty):
             workeroutput[_RUN_KEY] = state.run.export()
         if getattr(state.rows_for, "coverable", None):
             workeroutput[_ROTATION_KEY] = state.rows_for.coverable
         return
-    if state.run is not None and not session.config.getoption("collectonly", False) and state.run.payloads:
+    if state.run is not None and not session.config.getoption("collectonly", False) and (
+            state.run.payloads or state.run.empty):
         state.results = state.run.finish(session.config, int(exitstatus))
         _record_history(session.config, state)
         if state.run.raised and session.exitstatus == pytest.ExitCode.OK:

@@ -39,9 +39,8 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pairwise_param.contract import ROW_MARK_FLAG
 from pairwise_param.errors import PairwiseWarning
-from pairwise_param.plugin.summary import test_base
+from pairwise_param.plugin.summary import item_rows, test_base
 from pairwise_param.values import value_label
 
 if TYPE_CHECKING:
@@ -165,6 +164,8 @@ class Run:
         #: collection pays only for matching items to rows
         self._pending: list[tuple[str, int, Any, list[Any], list[list[Any]]]] = []
         self.tracked: set[str] = set()
+        #: the tables that are holes (an empty axis): {"test", "location", "axes"}
+        self.empty: list[dict[str, Any]] = []
         self.outcomes: dict[str, dict[str, Any]] = {}
         self.raised = False  # a lost-coverage warning was turned into an error (-W error)
         #: the pytest-xdist controller: records every report it is forwarded (it collects no
@@ -173,43 +174,35 @@ class Run:
 
     # -- collection -------------------------------------------------------------
     @classmethod
-    def collect(cls, items: list[Any], records: dict[str, list[Record]]) -> Run:
+    def collect(cls, items: list[Any], records: dict[str, list[Record]],
+                empty: dict[str, list[str]] | None = None) -> Run:
         run = cls()
         slots: dict[tuple[str, int], list[list[Any]]] = {}
-        row_of: dict[tuple[str, int], dict[str, int]] = {}
+        holes: dict[str, dict[str, Any]] = {}
         for item in items:
             base = test_base(item)
             if base is None:
                 continue
+            if empty and base in empty and base not in holes:
+                path, line, _ = item.location
+                holes[base] = {"test": base, "location": [str(path), (line or 0) + 1], "axes": list(empty[base])}
             recs = records.get(base)
             if not recs or any(r.model is None for r in recs):
                 continue
-            # each table's one-row mark, matched to its record by argument names (the
-            # mark's names are the table's, then the derived= values' names, if any)
-            marks = [
-                (tuple(m.args[0]), str(m.args[1][0].id))
-                for m in item.iter_markers("parametrize")
-                if m.kwargs.get(ROW_MARK_FLAG)
-            ]
-            rids = [
-                next((rid for names, rid in marks if names[: len(an)] == an), "")
-                for an in (tuple(r.model.argnames) for r in recs)
-            ]
-            if "" in rids or len(marks) != len(recs):
+            rows = item_rows(item, recs)
+            if rows is None:
                 continue
-            callspec = getattr(item, "callspec", None)
-            shape = shape_of(str(getattr(callspec, "id", "")), rids)
-            for k, (rec, rid) in enumerate(zip(recs, rids)):
+            rids = [rec.ids[row] for rec, row in zip(recs, rows)]
+            shape = shape_of(str(item.callspec.id), rids)
+            for k, (rec, row) in enumerate(zip(recs, rows)):
                 key = (base, k)
                 if key not in slots:
                     path, line, _ = item.location
                     slots[key] = []
-                    row_of[key] = {r: i for i, r in enumerate(rec.ids)}
                     run._pending.append((base, k, rec, [str(path), (line or 0) + 1], slots[key]))
-                row = row_of[key].get(rid)
-                if row is not None:
-                    slots[key].append([item.nodeid, row, shape])
-                    run.tracked.add(item.nodeid)
+                slots[key].append([item.nodeid, row, shape])
+                run.tracked.add(item.nodeid)
+        run.empty = sorted(holes.values(), key=lambda e: e["test"])
         return run
 
     @property
@@ -267,13 +260,15 @@ class Run:
     # -- xdist ---------------------------------------------------------------------
     def export(self) -> dict[str, Any]:
         """What a worker sends to the controller."""
-        return {"payloads": self.payloads, "outcomes": self.outcomes}
+        return {"payloads": self.payloads, "outcomes": self.outcomes, "empty": self.empty}
 
     def merge(self, part: dict[str, Any]) -> None:
         """Take a worker's part: its tables (the first worker's; all collect the
         same) and the outcomes of the items it ran."""
         if not self.payloads:
             self.payloads = list(part.get("payloads", []))
+        if not self.empty:
+            self.empty = list(part.get("empty", []))
         for nodeid, outcome in part.get("outcomes", {}).items():
             # the controller's own record of a report is the truth; a worker's fills the gaps
             self.outcomes.setdefault(nodeid, outcome)
@@ -285,7 +280,7 @@ class Run:
         from pairwise_param.runs.text import lost_at_run_time, warning_text
 
         tables = [analyze_table(p, self.outcomes) for p in self.payloads if p["items"]]
-        doc = run_document(tables, exitstatus)
+        doc = run_document(tables, exitstatus, self.empty)
         path = config.getoption("pairwise_report", None)
         if path:
             target = Path(path)

@@ -4,21 +4,23 @@ small: pytest imports, and without cached bytecode compiles, it in every run).
 
 * :func:`summarize` and :func:`summary_line` -- the terminal summary line;
 * :func:`row_values` -- a row's axis values, for JUnit XML properties and the
-  report section of each item.
+  report section of each item;
+* :func:`item_rows` -- which row of each of its test's tables an item runs.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from pairwise_param.contract import INVALID_MARK, MODES, ROW_MARK_FLAG
+from pairwise_param.contract import INVALID_MARK, MODES
 
 if TYPE_CHECKING:
     import pytest
 
     from pairwise_param.plugin.expand import Record
 
-__all__ = ["ROW_PROPERTY_PREFIX", "ROW_SECTION", "row_values", "summarize", "summary_line", "test_base"]
+__all__ = ["ROW_PROPERTY_PREFIX", "ROW_SECTION", "item_rows", "row_values", "summarize", "summary_line", "test_base"]
 
 #: prefix of the JUnit XML properties, and the key of the report section, of a row's values
 ROW_PROPERTY_PREFIX = "pairwise."
@@ -36,16 +38,28 @@ def test_base(item: Any) -> str | None:
     return f"{parent.nodeid}::{name}"
 
 
-def row_values(item: pytest.Item) -> list[tuple[str, str]]:
-    """(argument name, value label) of the item's ``@pairwise`` rows, in table order
-    (read from the one-row ``parametrize`` marks that the expansion puts on each item)."""
+def item_rows(item: Any, recs: list[Record]) -> list[int] | None:
+    """The row index of each of the test's tables (``recs``, in table order) that
+    ``item`` runs (:meth:`~pairwise_param.plugin.expand.Record.row_of`), or None for an
+    item that is not a row of each of them (no ``callspec``, another parametrization)."""
+    params = getattr(getattr(item, "callspec", None), "params", None)
+    if params is None or not recs:
+        return None
+    rows = [rec.row_of(params) for rec in recs]
+    return None if None in rows else [r for r in rows if r is not None]
+
+
+def row_values(item: pytest.Item, records: dict[str, list[Record]]) -> list[tuple[str, str]]:
+    """(argument name, value label) of the item's ``@pairwise`` rows, in table order:
+    each table's arguments (axes, then derived= values) as the item received them."""
     from pairwise_param.values import value_label
 
-    out: list[tuple[str, str]] = []
-    for mark in reversed(list(item.iter_markers("parametrize"))):
-        if mark.kwargs.get(ROW_MARK_FLAG):
-            out.extend((name, value_label(v)) for name, v in zip(mark.args[0], mark.args[1][0].values))
-    return out
+    base = test_base(item)
+    recs = records.get(base) if base is not None else None
+    params = getattr(getattr(item, "callspec", None), "params", None)
+    if not recs or params is None or item_rows(item, recs) is None:
+        return []
+    return [(name, value_label(params[name])) for rec in recs for name in rec.argnames if name in params]
 
 
 def summarize(items: list[Any], records: dict[str, list[Record]], tables: Any) -> dict[str, Any]:
@@ -67,7 +81,7 @@ def summarize(items: list[Any], records: dict[str, list[Record]], tables: Any) -
             per_test[base] = per_test.get(base, 0) + 1
     n_items = 0
     n_tables = 0
-    stand_for = 0.0
+    stand_for = Fraction(0)  # exact: a 3^700 product divided by its rows is past any float
     exact = True
     strengths: set[int] = set()
     modes_used: set[str] = set()
@@ -76,9 +90,9 @@ def summarize(items: list[Any], records: dict[str, list[Record]], tables: Any) -
                           if r.invalid_infeasible]
     for base, count in per_test.items():
         recs = records[base]
-        factor = 1.0
+        factor = Fraction(1)
         for r in recs:
-            factor *= r.full / r.rows
+            factor *= Fraction(r.full, max(1, r.rows))
             exact = exact and r.full_exact
             strengths.add(r.strength)
             modes_used.add(r.mode)

@@ -29,9 +29,9 @@ __all__ = [
     "Shown",
     "axes_text",
     "fmt_percent",
-    "fmt_reduction",
     "json_values",
     "num",
+    "reduction_cell",
     "shown_columns",
 ]
 
@@ -47,11 +47,13 @@ def fmt_percent(p: float | None, complete: bool | None = None) -> str:
     return f"{math.floor(p * 10) / 10:.1f}%"
 
 
-def fmt_reduction(x: float, exact: bool = True) -> str:
-    """``12.0x``; ``<=12.0x`` when the full product is an upper bound."""
-    if math.isinf(x):
-        return "-"
-    return f"{x:.1f}x" if exact else f"<={x:.1f}x"
+def reduction_cell(full: int, rows: int, exact: bool = True) -> str:
+    """``12.0x`` (``<=12.0x`` for an upper bound; ``-`` for no rows), in integer
+    arithmetic: a full product past the largest float (3^700) is no error."""
+    from pairwise_param.tables.product import reduction_text
+
+    text = reduction_text(full, rows)
+    return text if exact or text == "-" else f"<={text}"
 
 
 def fmt_full(n: int, exact: bool = True) -> str:
@@ -335,8 +337,9 @@ COLUMNS: tuple[Column, ...] = (
         title="Reduction",
         legend="full product / items collected",
         doc="FULL / COLLECTED",
-        cell=lambda test, report, t: fmt_reduction(test.reduction, test.full_exact),
-        total=lambda report, t: fmt_reduction(report.totals.reduction, report.totals.full_exact),
+        cell=lambda test, report, t: reduction_cell(test.full_product, test.collected, test.full_exact),
+        total=lambda report, t: reduction_cell(report.totals.full_product, report.totals.collected,
+                                               report.totals.full_exact),
         json_key="reduction",
         json_value=lambda test, report: num(test.reduction),
         json_schema={"type": ["number", "null"], "minimum": 0},

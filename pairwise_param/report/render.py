@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pairwise_param._version import __version__
-from pairwise_param.report.columns import Shown, fmt_percent, fmt_reduction, json_values, num, shown_columns
+from pairwise_param.report.columns import Shown, fmt_percent, json_values, num, reduction_cell, shown_columns
 from pairwise_param.report.types import StrengthCoverage, SuiteReport, TableReport, TestReport
 
 __all__ = ["SCHEMA_ID", "SCHEMA_VERSION", "render_json", "render_markdown", "render_terminal"]
@@ -34,7 +34,7 @@ def _tuple_text(d: dict[str, str]) -> str:
 def _totals_line(report: SuiteReport) -> str:
     tot = report.totals
     full = str(tot.full_product) if tot.full_exact else f"at most {tot.full_product}"
-    reduction = fmt_reduction(tot.reduction)
+    reduction = reduction_cell(tot.full_product, tot.collected)
     parts = [f"{full} -> {tot.collected}", reduction if tot.full_exact else f"up to {reduction}"]
     for t in report.strengths:
         if t not in tot.coverage:

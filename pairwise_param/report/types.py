@@ -16,6 +16,18 @@ from pairwise_param.report.collect import CollectionError
 __all__ = ["AxisReport", "StrengthCoverage", "SuiteReport", "TableReport", "TestReport", "Totals", "WithPairwise"]
 
 
+
+def ratio(full: int, rows: int) -> float:
+    """``full / rows`` as a float (inf for no rows, and past the largest float, 1.8e308:
+    a 3^700 product; the text columns use
+    :func:`pairwise_param.tables.product.reduction_text`, exact at any size)."""
+    if not rows:
+        return math.inf
+    try:
+        return full / rows
+    except OverflowError:
+        return math.inf
+
 @dataclass
 class StrengthCoverage:
     """t-way coverage of one option table at one strength."""
@@ -163,7 +175,7 @@ class TestReport:
 
     @property
     def reduction(self) -> float:
-        return self.full_product / self.collected if self.collected else math.inf
+        return ratio(self.full_product, self.collected)
 
     def coverage(self, strength: int) -> StrengthCoverage | None:
         """The option table with the lowest coverage at ``strength`` (None: no option
@@ -193,7 +205,7 @@ class Totals:
 
     @property
     def reduction(self) -> float:
-        return self.full_product / self.collected if self.collected else math.inf
+        return ratio(self.full_product, self.collected)
 
     def percent(self, strength: int) -> float | None:
         cov, total = self.coverage.get(strength, (0, 0))

@@ -388,6 +388,9 @@ def _above(table: Mapping[str, Any], strength: int, scopes: Sequence[Sequence[in
     return ok, gone
 
 
-def run_document(tables: Sequence[Mapping[str, Any]], exitstatus: int) -> dict[str, Any]:
-    """The whole run file: the analysed tables and pytest's exit status."""
-    return {"schema": SCHEMA_ID, "schema_version": SCHEMA_VERSION, "exitstatus": int(exitstatus), "tables": list(tables)}
+def run_document(tables: Sequence[Mapping[str, Any]], exitstatus: int,
+                 empty: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """The whole run file: the analysed tables, the tables that are holes (an empty
+    axis: nothing of them ran) and pytest's exit status."""
+    return {"schema": SCHEMA_ID, "schema_version": SCHEMA_VERSION, "exitstatus": int(exitstatus),
+            "tables": list(tables), "empty": [dict(e) for e in empty]}

@@ -14,7 +14,11 @@ labels).  Top level::
 
     {"schema": "pairwise-param/run", "schema_version": 1,
      "exitstatus": 1,                    # pytest's exit status of the run
-     "tables": [TABLE, ...]}             # one per @pairwise mark of a test that had items
+     "tables": [TABLE, ...],             # one per @pairwise mark of a test that had items
+     "empty": [{"test": "tests/test_k.py::test_k", "location": ["tests/test_k.py", 12],
+                "axes": ["dtype"]}]}     # tests whose table is a hole: an axis without values
+                                         # (pytest ran one skipped item); the gate fails them.
+                                         # Absent in files written before it existed: none.
 
 TABLE::
 
@@ -230,6 +234,15 @@ _TABLE = {
         "suspicious": {"type": "array", "items": _GROUP},
     },
 }
+_EMPTY: dict[str, Any] = {
+    "type": "object",
+    "required": ["test", "location", "axes"],
+    "properties": {
+        "test": {"type": "string"},
+        "location": {"type": "array", "minItems": 2, "maxItems": 2},
+        "axes": {"type": "array", "minItems": 1, "items": {"type": "string"}},
+    },
+}
 #: JSON Schema (draft 2020-12) of the run file; ``pairwise_param/runs/run.schema.json`` is this, checked in
 RUN_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -242,6 +255,7 @@ RUN_SCHEMA: dict[str, Any] = {
         "schema_version": {"const": SCHEMA_VERSION},
         "exitstatus": {"type": "integer"},
         "tables": {"type": "array", "items": _TABLE},
+        "empty": {"type": "array", "items": _EMPTY},
     },
 }
 

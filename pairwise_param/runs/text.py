@@ -164,9 +164,19 @@ def _reaches(table: Mapping[str, Any], strengths: Sequence[int] | None) -> list[
 def run_below(doc: Mapping[str, Any], fail_under: float, strict: bool = False,
               strengths: Sequence[int] | None = None) -> list[Mapping[str, Any]]:
     """The tables of a run the gate fails (:meth:`pairwise_param.coverage.reach.Reach.below`):
-    each at the strength it was built for, or at each of ``strengths`` (``--strength``)."""
-    return [t for t in doc["tables"]
-            if any(r is not None and r.below(fail_under, strict) for r in _reaches(t, strengths))]
+    each at the strength it was built for, or at each of ``strengths`` (``--strength``);
+    then every table that is a hole (``empty``: an axis without values), which always fails."""
+    return [*(t for t in doc["tables"]
+              if any(r is not None and r.below(fail_under, strict) for r in _reaches(t, strengths))),
+            *doc.get("empty", [])]
+
+
+def empty_line(entry: Mapping[str, Any]) -> str:
+    """A table that is a hole, in the static report's words (:meth:`pairwise_param.coverage.reach.Reach.why`)."""
+    from pairwise_param.coverage.reach import Reach
+
+    why = Reach(0, 0, 0, empty_axes=tuple(str(a) for a in entry["axes"])).why()
+    return f"{_CONTROL.sub(lambda m: repr(m.group())[1:-1], str(entry['test']))}: {why}"
 
 
 def _unrunnable_lines(doc: Mapping[str, Any], strict: bool, limit: int | None) -> list[str]:
@@ -231,9 +241,15 @@ def render_run(doc: dict[str, Any], *, list_limit: int | None = 20, fail_under: 
         failed = c["failed"] + c["error"]
         body.append([_name(t), str(c["rows"]), str(c["items"]), str(c["executed"]), str(c["passed"]), str(failed),
                      str(c["skipped"]), _cells(t, strengths, fail_under, strict)])
+    holes = doc.get("empty", [])
+    for e in holes:
+        cell = "empty" + (" < --fail-under" if fail_under is not None else "")
+        body.append([_CONTROL.sub(lambda m: repr(m.group())[1:-1], str(e["test"])), "0", "-", "-", "-", "-", "-", cell])
     limit = None if show_missing else list_limit
-    title = f"pairwise-param run: {len(tables)} table{'s' if len(tables) != 1 else ''}, pytest exit status {doc['exitstatus']}"
+    n = len(tables) + len(holes)
+    title = f"pairwise-param run: {n} table{'s' if n != 1 else ''}, pytest exit status {doc['exitstatus']}"
     sections = [
+        ("empty tables (pytest ran none of them):", [empty_line(e) for e in holes]),
         ("executed coverage below the collected table:",
          [line for t in tables if (line := coverage_line(t, limit)) is not None]),
         ("not runnable here:", _unrunnable_lines(doc, strict, None if show_missing else 0)),

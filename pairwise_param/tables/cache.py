@@ -1,10 +1,14 @@
 """The on-disk table cache: load a table, or build it and keep it.
 
-:func:`table_key` is a pure function of everything the rows depend on: the model
-fingerprint (sizes, strength, interactions, exclusions, include rows),
-``ENGINE_VERSION``, the mode, effort and seed, and the entry format.  A cache
-miss therefore recomputes exactly what a hit would have returned (the engine is
-deterministic).
+:func:`table_key` is a pure function of everything the rows depend on: the index
+model's fingerprint (sizes, strength, interactions, exclusions, include rows, all
+as value indices), ``ENGINE_VERSION``, the mode, effort and seed, and the entry
+format.  A cache miss therefore recomputes exactly what a hit would have returned
+(the engine is deterministic).  A table is index rows, so it does not depend on
+the names or the values behind the indices: two tests with the same shape of
+options (``dtype x 3 bools`` twice, with other values) share one entry, built
+once per process and stored once (the 2000 tables of
+``benchmarks/bench_collection_scale.py`` are 707 index models).
 
 :class:`TableCache` stores one JSON entry per table through any object with
 pytest's ``Cache.get(key, default)`` / ``Cache.set(key, value)`` interface
@@ -55,8 +59,9 @@ from pairwise_param.tables.build import (
 __all__ = ["FORMAT", "PACK_KEY", "CacheLike", "TableCache", "table_key"]
 
 #: Bump when the entry layout changes.  (2: entries carry a digest; 3: and
-#: ``full_exact``, whether ``full_count`` is exact or an upper bound.)
-FORMAT = 3
+#: ``full_exact``, whether ``full_count`` is exact or an upper bound; 4: keyed by
+#: the index model's fingerprint.)
+FORMAT = 4
 _PREFIX = "pairwise_param/tables/"
 #: the store key of the pack (``pack=True``)
 PACK_KEY = "pairwise_param/tables-pack"
@@ -72,7 +77,7 @@ def table_key(model: Model, mode: str, effort: int | str, seed: int) -> str:
     """Cache key of a table (hex digest).  The effort is keyed as its level
     number, so ``effort="standard"`` and ``effort=1`` share one entry."""
     level = engine_options(effort, seed, model.where).effort
-    blob = json.dumps([FORMAT, engine_version(), model.fingerprint(), mode, level, seed])
+    blob = json.dumps([FORMAT, engine_version(), model.index_model.fingerprint(), mode, level, seed])
     return hashlib.sha256(blob.encode()).hexdigest()[:40]
 
 
@@ -117,7 +122,7 @@ class TableCache:
         entry = {
             "format": FORMAT,
             "engine": engine_version(),
-            "fingerprint": model.fingerprint(),
+            "fingerprint": model.index_model.fingerprint(),
             "mode": mode,
             "effort": effort,
             "seed": seed,
@@ -197,7 +202,7 @@ def _validate(entry: Any, model: Model) -> Table | None:
         return None
     if entry.get("format") != FORMAT or entry.get("engine") != engine_version():
         return None
-    if entry.get("fingerprint") != model.fingerprint():
+    if entry.get("fingerprint") != model.index_model.fingerprint():
         return None
     sizes = model.sizes
     n = len(sizes)

@@ -106,6 +106,52 @@ def test_an_empty_axis_is_a_hole_the_gate_fails_naming_it(
     pytester.runpytest("-p", "no:randomly").assert_outcomes(passed=4, xfailed=1)
 
 
+@pytest.mark.parametrize("xdist", [False, True])
+def test_an_empty_table_is_in_the_run_file_and_fails_the_run_gate(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str], xdist: bool
+) -> None:
+    """The run file lists a table that is a hole (it has no items to analyse), so
+    ``report --run --fail-under`` fails it as the static gate does; a session whose only
+    table is a hole still writes its run file (a stale one is never read instead)."""
+    if xdist:
+        pytest.importorskip("xdist")
+    pytester.makepyfile(
+        test_empty="""
+        from pairwise_param import pairwise
+
+        @pairwise(dtype=[], bias_mode=[0, 1, 2], xnorm=[False, True])
+        def test_k(dtype, bias_mode, xnorm):
+            pass
+
+        @pairwise(a=[1, 2], b=[3, 4])
+        def test_ok(a, b):
+            pass
+        """
+    )
+    flags = ["-p", "no:randomly", "--pairwise-report=run.json", *(["-n", "2"] if xdist else [])]
+    run = pytester.runpytest_subprocess if xdist else pytester.runpytest
+    run(*flags).assert_outcomes(passed=4, skipped=1)
+    doc = json.loads((pytester.path / "run.json").read_text())
+    from pairwise_param.runs.schema import problems
+
+    assert problems(doc) == []
+    assert doc["empty"] == [{"test": "test_empty.py::test_k", "location": ["test_empty.py", 3], "axes": ["dtype"]}]
+    code, out = _run(capsys, "report", "--run", str(pytester.path / "run.json"))
+    assert code == ExitCode.OK, out  # no gate asked for
+    assert "test_empty.py::test_k: axis 'dtype' has no values: the table is empty" in out
+    code, out = _run(capsys, "report", "--run", str(pytester.path / "run.json"), "--fail-under", "0")
+    assert code == ExitCode.COVERAGE_BELOW, out
+    code, out = _run(capsys, "report", "--run", str(pytester.path / "run.json"), "--fail-under", "100",
+                     "--format", "markdown")
+    assert code == ExitCode.COVERAGE_BELOW and "empty < --fail-under" in out, out
+    # only the hole runs: the run file is written all the same (not left from the run before)
+    run(*flags, "test_empty.py::test_k").assert_outcomes(skipped=1)
+    doc = json.loads((pytester.path / "run.json").read_text())
+    assert doc["tables"] == [] and [e["test"] for e in doc["empty"]] == ["test_empty.py::test_k"]
+    code, out = _run(capsys, "report", "--run", str(pytester.path / ".pytest_cache"), "--fail-under", "100")
+    assert code == ExitCode.COVERAGE_BELOW, out
+
+
 # -- item 7: the gate holds a table to its own strength -------------------------------------------
 def test_fail_under_gates_each_table_at_its_own_strength(
     pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
@@ -236,6 +282,38 @@ def test_generate_prints_a_full_product_past_float(
     err = capsys.readouterr().err
     assert f"full product {text} (" in err
     assert "OverflowError" not in err
+
+
+def test_the_plugin_summary_and_the_report_columns_take_a_full_product_past_float(
+    pytester: pytest.Pytester,
+) -> None:
+    """3^700 (about 1e334) is past the largest float: the plugin's summary line (it crashed
+    every pytest run with an INTERNALERROR) and the report's reduction are exact integer
+    arithmetic; the report's JSON gives null for a ratio no float can hold."""
+    pytester.makepyfile(
+        test_wide="""
+        from pairwise_param import pairwise
+
+        AX = {f"a{i}": [0, 1, 2] for i in range(700)}
+        ns = {}
+        exec("def test_w(" + ", ".join(AX) + "):\\n    pass\\n", ns)
+        test_w = pairwise(AX)(ns["test_w"])
+        """
+    )
+    result = pytester.runpytest("-p", "no:randomly")
+    assert result.ret == pytest.ExitCode.OK
+    full = 3**700
+    rows = int(result.stdout.str().split(" items from ")[0].rsplit("pairwise-param: ", 1)[1])
+    from pairwise_param.tables.product import big_int_text, reduction_text
+
+    result.stdout.fnmatch_lines([f"*stand for {big_int_text(full)} full-product items ({reduction_text(full, rows)} fewer)*"])
+    assert "INTERNALERROR" not in result.stdout.str()
+    from pairwise_param.report.columns import reduction_cell
+    from pairwise_param.report.types import ratio
+
+    assert ratio(full, rows) == float("inf") and ratio(10, 4) == 2.5 and ratio(1, 0) == float("inf")
+    assert reduction_cell(full, rows) == reduction_text(full, rows) and reduction_cell(full, rows, False).startswith("<=")
+    assert reduction_cell(7, 0) == "-" and reduction_cell(25, 2) == "12.5x"
 
 
 # -- item 5: a crashed xdist worker does not erase what it ran ------------------------------------

@@ -541,3 +541,45 @@ def test_collect_only_matches_no_item_to_its_row_and_writes_no_run_file(pytester
     doc = json.loads((pytester.path / ".pytest_cache" / "v" / "pairwise" / "lastrun").read_text())
     (table,) = doc["tables"]
     assert len(table["items"]) == len(table["rows"]) == 6
+
+
+def test_each_item_is_matched_to_the_row_it_received(pytester: pytest.Pytester) -> None:
+    """The run file's row of every item is the row the item's arguments came from, with
+    values that compare equal (0.0 and -0.0), a grouped axis, an indirect axis, derived=
+    values, two tables on one test and a stacked parametrize (the item -> row link reads
+    the item's own arguments, not a mark)."""
+    pytester.makepyfile(
+        test_k="""
+        import json, pytest
+        from pairwise_param import pairwise
+
+        @pytest.fixture
+        def kind(request):
+            return request.param
+
+        @pairwise({"n,k": [(1, 2), (3, 4), (5, 6)]}, z=[0.0, -0.0], kind=["a", "b"], indirect=["kind"],
+                  derived={"tag": lambda z, kind: f"{z}{kind}"})
+        @pairwise(flag=[False, True], level=[0, 1, 2])
+        @pytest.mark.parametrize("shape", [8, 16])
+        def test_k(request, n, k, z, kind, tag, flag, level, shape):
+            with open("got.log", "a") as f:
+                f.write(json.dumps([request.node.nodeid, [n, k], str(z), kind, tag, flag, level]) + "\\n")
+        """
+    )
+    result, doc = run(pytester)
+    result.assert_outcomes(passed=2 * 6 * 6)  # two shapes x 6 rows of each table (stacked: product)
+    got: dict[str, dict[str, str]] = {}
+    for line in (pytester.path / "got.log").read_text().splitlines():
+        nodeid, (n, k), z, kind, tag, flag, level = json.loads(line)
+        assert tag == f"{z}{kind}"
+        got[nodeid] = {"n": repr(n), "k": repr(k), "z": z, "kind": repr(kind), "flag": repr(flag), "level": repr(level)}
+    tables = [t for t in doc["tables"] if t["test"].endswith("::test_k")]
+    assert len(tables) == 2
+    for table in tables:
+        assert sorted(i["nodeid"] for i in table["items"]) == sorted(got)
+        for item in table["items"]:
+            row = table["rows"][item["row"]]
+            for axis, v in zip(table["axes"], row):
+                reprs = axis["reprs"][v] if len(axis["names"]) > 1 else [axis["reprs"][v]]
+                for name, text in zip(axis["names"], reprs):
+                    assert got[item["nodeid"]][name] == text, (item, name)

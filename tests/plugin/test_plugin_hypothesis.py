@@ -76,23 +76,33 @@ def test_rows(kind, flag, x):
 
 
 def test_row_mark_is_not_read_as_a_parametrize_of_the_user(pytester: pytest.Pytester) -> None:
-    # the one-row parametrize mark each item carries is the plugin's own; the
-    # pytest expansion does not see it (no doubled items) and pytest's
-    # parametrize-vs-pairwise collision check does not fire on it
+    # the one-row parametrize mark each item of a @given test carries is the plugin's
+    # own; the pytest expansion does not see it (no doubled items) and pytest's
+    # parametrize-vs-pairwise collision check does not fire on it.  A test without
+    # @given gets no such mark (the plugin finds an item's row without it)
     pytester.makepyfile(
         test_m="""
         import pytest
+        from hypothesis import given, settings, strategies as st
         from pairwise_param import pairwise
 
         @pairwise(a=[1, 2], b=[3, 4])
         @pytest.mark.parametrize("n", [7, 8])
-        def test_m(request, a, b, n):
+        @settings(max_examples=2, database=None)
+        @given(x=st.integers(0, 3))
+        def test_m(request, a, b, n, x):
             marks = [m for m in request.node.iter_markers("parametrize")]
             assert len(marks) == 2
             row = [m for m in marks if m.kwargs.get("pairwise_row")]
             assert len(row) == 1 and row[0].args[0] == ["a", "b"]
             assert row[0].args[1][0].values == (a, b)
+
+        @pairwise(a=[1, 2], b=[3, 4])
+        @pytest.mark.parametrize("n", [7, 8])
+        def test_plain(request, a, b, n):
+            marks = [m for m in request.node.iter_markers("parametrize")]
+            assert len(marks) == 1 and not marks[0].kwargs.get("pairwise_row")
         """
     )
     result = pytester.runpytest("-p", "no:randomly")
-    result.assert_outcomes(passed=8)
+    result.assert_outcomes(passed=16)

@@ -67,6 +67,24 @@ def test_keys_depend_on_everything_the_rows_depend_on() -> None:
     assert base not in others and len(others) == 6
 
 
+def test_models_of_one_shape_share_one_entry_built_once() -> None:
+    """A table is value-index rows: other names and values over the same index model
+    (sizes, strength, exclusions, include rows) give the same rows, so they share one
+    key, one build per process and one stored entry."""
+    other = Model({"kind": ["x", "y", "z"], "mode": [7, 8, 9], "p": [None, 1], "q": [1.0, -0.0]},
+                  constraints=[{"never": {"kind": "z", "mode": 9}}])
+    assert other.index_model == model().index_model and other.fingerprint() != model().fingerprint()
+    assert table_key(other, "cover", 0, 0) == table_key(model(), "cover", 0, 0)
+    store = DictStore()
+    cache = TableCache(store)
+    first = cache.get(model(), "cover")
+    assert cache.get(other, "cover") is first
+    assert cache.stats == {"built": 1, "disk": 0, "memo": 1} and len(store.data) == 1
+    assert first == build_table(other, "cover", count=True)
+    # a different shape is a different entry
+    assert table_key(Model({**AXES, "y": ["a", "b", "c"]}), "cover", 0, 0) != table_key(Model(AXES), "cover", 0, 0)
+
+
 def test_an_effort_level_name_and_its_number_share_one_key() -> None:
     m = Model({"a": [1, 2], "b": [1, 2]}, strength=2)
     assert table_key(m, "cover", "standard", 0) == table_key(m, "cover", 1, 0)
