@@ -28,8 +28,9 @@ __all__ = ["ENGINE_VERSION", "LEVELS", "MAX_EFFORT", "EngineOptions", "Generated
 #: version 5: repair moves for constrained models, small quick budget;
 #: version 6: larger constrained quick budget (t=3 constrained tables);
 #: version 7: strength-3/4 constructions of engine/strength3.py (t=3/t=4
-#: tables over more than two values) and cover starters for unconstrained
-#: strength-2 models (engine/starters.py); see
+#: tables over more than two values), cover starters for unconstrained
+#: strength-2 models (engine/starters.py) and the all-triple constrained
+#: search on bitsets (t=3 constrained tables); see
 #: docs/engine.md and CHANGELOG.md for which tables changed.)
 ENGINE_VERSION = "7"
 

@@ -22,8 +22,9 @@ the same rows on every machine.  On this project's reference machine (CPython
   ``QUICK_MAX_CONSTRAINED``; so do constrained models below it whose
   constrained share reaches ``QUICK_CONSTRAINED_FULL`` (no stall window:
   constrained t=3 models improve late, liger rmsnorm t=3 finds 42 rows after
-  6.8 million units; engine version 6).  The t=2 constrained kernel models
-  (under 500 tuples) keep the small-model budget.
+  6.8 million units; engine version 6), at most ``QUICK_MAX_TRIPLES`` when
+  every scope is a triple (their moves are cheaper: engine version 7).  The
+  t=2 constrained kernel models (under 500 tuples) keep the small-model budget.
 * Effort ``e`` >= 1 grants ``e * EFFORT_UNIT`` units, at most
   ``UNITS_PER_TUPLE`` per tuple per level (an unreachable row count must not
   cost a small model the full budget), and stops once ``e * STALL_UNITS``
@@ -58,6 +59,12 @@ QUICK_MAX = 3_000_000
 #: at 7.5 million units, and 10, 15 or 25 million found no fewer rows).
 QUICK_PER_TUPLE_CONSTRAINED = 7_000
 QUICK_MAX_CONSTRAINED = 8_000_000
+#: The ceiling of constrained models whose scopes are all triples (t=3): their
+#: search runs on the triple bitsets of :class:`.improve._TripleState`, whose
+#: units are charged what its moves cost there (engine version 7; 5 million
+#: units are about 0.5-0.7 s on a loaded 2-core machine, some 12,000 moves
+#: where version 6 made 1,500 in 8 million).
+QUICK_MAX_TRIPLES = 5_000_000
 #: A constrained model whose constrained share reaches this many units gets
 #: it without a stall window even below the floor (liger rmsnorm t=3, 1,056
 #: tuples: the stall window stopped it at 44 rows, its share reaches 42).
@@ -101,7 +108,8 @@ def budget_for(req: Requirements, effort: int, work: int | None = None) -> Budge
     if effort == 0:
         share = QUICK_PER_TUPLE * tuples
         if req.constrained and QUICK_PER_TUPLE_CONSTRAINED * tuples >= QUICK_CONSTRAINED_FULL:
-            units, stall = min(QUICK_MAX_CONSTRAINED, QUICK_PER_TUPLE_CONSTRAINED * tuples), 0
+            cap = QUICK_MAX_TRIPLES if all(len(s) == 3 for s in req.scopes) else QUICK_MAX_CONSTRAINED
+            units, stall = min(cap, QUICK_PER_TUPLE_CONSTRAINED * tuples), 0
         elif share < QUICK_MIN:
             units, stall = max(QUICK_SMALL_MIN, share), QUICK_STALL
         elif req.constrained:

@@ -14,7 +14,8 @@ function.
    :data:`STARTER_START` of its rows replaces it and is what the improver
    then polishes; a larger one competes with the polished array (step 5).
 4. The improver with the budget of the effort level (:mod:`.budget`):
-   redundant-row removal and row elimination.
+   redundant-row removal and row elimination (on a constrained model an
+   effort level goes on from quick mode's search, so it is never larger).
 5. A recursive candidate replaces the result when it is strictly smaller;
    so do one of :mod:`.strength3` (strength 3 and 4 over more than two
    values: v-ary doubling, group-developed starters), a cover-starter array
@@ -148,9 +149,12 @@ def run(model: IndexModel, options: EngineOptions, feas: Feasibility) -> Generat
         best, method = starter, starter_how
     effort = options.level
     budget = budget_for(req, effort, options.work)
+    # Constrained models: an effort level first runs quick mode's search, then goes on from it.
+    warm = budget_for(req, 0) if effort > 0 and req.constrained and options.work is None else None
     result = search(
         req, feas, best, model.include, budget.units, options.seed, lb, budget.stall,
         on_progress=options.on_progress, interruptible=options.interruptible,
+        warmup=warm.units if warm else 0, warmup_stall=warm.stall if warm else 0,
     )
     if len(result.rows) < len(best) and valid(req, feas, result.rows):
         best, method = result.rows, method + ("+tabu" if effort > 0 else "+polish")
