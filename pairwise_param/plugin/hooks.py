@@ -500,15 +500,23 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     state = config.stash.get(_STATE, None)
-    if state is None or not state.summary or not state.summary["items"]:
-        return
-    if getattr(config, "workerinput", None) is not None:
+    if state is None or getattr(config, "workerinput", None) is not None:
         return
     verbosity = config.getoption("verbose", 0)
     if verbosity <= -2 or (verbosity < 0 and config.getoption("collectonly", False)):
         return  # -qq asks for the bare minimum; a `--co -q` listing is read line by line by tools
-    summary = state.summary
     tr = terminalreporter
+    holes = state.run.empty if state.run is not None and state.run.empty else [
+        {"test": test, "axes": axes} for test, axes in sorted(state.empty.items())]
+    if holes:  # a table that is a hole: pytest shows one skipped item, we say what it lost
+        from pairwise_param.runs.text import empty_line
+
+        tr.write_sep("-", "pairwise-param: empty tables (an axis without values: none of the table ran)", yellow=True)
+        for entry in holes:
+            tr.write_line(empty_line(entry), yellow=True)
+    if not state.summary or not state.summary["items"]:
+        return
+    summary = state.summary
     if summary["infeasible"]:
         tr.write_sep("-", "pairwise-param: t-tuples not covered (constraints or collection skips)", yellow=True)
         for base, n, text in summary["infeasible"]:

@@ -130,7 +130,11 @@ def test_an_empty_table_is_in_the_run_file_and_fails_the_run_gate(
     )
     flags = ["-p", "no:randomly", "--pairwise-report=run.json", *(["-n", "2"] if xdist else [])]
     run = pytester.runpytest_subprocess if xdist else pytester.runpytest
-    run(*flags).assert_outcomes(passed=4, skipped=1)
+    result = run(*flags)
+    result.assert_outcomes(passed=4, skipped=1)
+    # the plugin's summary says it in the same words (pytest itself shows one skipped item)
+    result.stdout.fnmatch_lines(["*pairwise-param: empty tables*",
+                                 "test_empty.py::test_k: axis 'dtype' has no values: the table is empty*"])
     doc = json.loads((pytester.path / "run.json").read_text())
     from pairwise_param.runs.schema import problems
 
