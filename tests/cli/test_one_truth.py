@@ -68,22 +68,23 @@ def test_values_skipped_at_collection_are_named_and_the_gate_passes_what_can_run
 
 
 # -- item 2: an empty axis is a hole --------------------------------------------------------------
+EMPTY = """
+from pairwise_param import pairwise
+
+@pairwise(dtype=[], bias_mode=[0, 1, 2], xnorm=[False, True])
+def test_k(dtype, bias_mode, xnorm):
+    pass
+
+@pairwise(a=[1, 2], b=[3, 4])
+def test_ok(a, b):
+    pass
+"""
+
+
 def test_an_empty_axis_is_a_hole_the_gate_fails_naming_it(
     pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    pytester.makepyfile(
-        test_empty="""
-        from pairwise_param import pairwise
-
-        @pairwise(dtype=[], bias_mode=[0, 1, 2], xnorm=[False, True])
-        def test_k(dtype, bias_mode, xnorm):
-            pass
-
-        @pairwise(a=[1, 2], b=[3, 4])
-        def test_ok(a, b):
-            pass
-        """
-    )
+    pytester.makepyfile(test_empty=EMPTY)
     code, out = _run(capsys, "report")
     assert code == ExitCode.OK, out  # no gate asked for
     assert "empty" in out.split("test_k", 1)[1].splitlines()[0]
@@ -115,19 +116,7 @@ def test_an_empty_table_is_in_the_run_file_and_fails_the_run_gate(
     table is a hole still writes its run file (a stale one is never read instead)."""
     if xdist:
         pytest.importorskip("xdist")
-    pytester.makepyfile(
-        test_empty="""
-        from pairwise_param import pairwise
-
-        @pairwise(dtype=[], bias_mode=[0, 1, 2], xnorm=[False, True])
-        def test_k(dtype, bias_mode, xnorm):
-            pass
-
-        @pairwise(a=[1, 2], b=[3, 4])
-        def test_ok(a, b):
-            pass
-        """
-    )
+    pytester.makepyfile(test_empty=EMPTY)
     flags = ["-p", "no:randomly", "--pairwise-report=run.json", *(["-n", "2"] if xdist else [])]
     run = pytester.runpytest_subprocess if xdist else pytester.runpytest
     result = run(*flags)
