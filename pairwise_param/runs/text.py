@@ -14,7 +14,7 @@ from pairwise_param.coverage.reach import Reach
 from pairwise_param.runs.analysis import NOT_SELECTED, describe, executed_at, natural, reach
 
 __all__ = [
-    "coverage_line", "lost_at_run_time", "render_run", "run_below", "suspicious_lines", "warning_text",
+    "coverage_line", "empty_line", "lost_at_run_time", "render_run", "run_below", "suspicious_lines", "warning_text",
 ]
 
 #: shapes named in one line, then "... N more"
