@@ -29,7 +29,8 @@
   group is the affine group AGL(1, q) (x -> ax + b over GF(q), a != 0) on
   v = q symbols (for q = 3 the symmetric group S_3 = PGL(2, 2)).  3^10 at t=3
   takes 7 * 6 + 3 = 45 rows (the best known; the improver reached 55),
-  5^7 at t=3 takes 9 * 20 + 5 = 185 (206), 3^8 at t=4 25 * 6 + 3 = 153 (165).
+  5^7 at t=3 takes 9 * 20 + 5 = 185 (206), 3^8 at t=4 25 * 6 + 3 = 153 (165;
+  at effort 1 22 * 6 + 3 = 135, the best known).
 
 Only unconstrained, uniform-strength models without include rows use these;
 mixed sizes are built for the largest and folded (value x -> x mod size).
@@ -72,8 +73,9 @@ SMALL_TUPLES = 1_200
 SMALL_UNITS_PER_TUPLE = 40
 ATTEMPT_UNITS = 1_200_000
 #: Effort e >= 1 grants e * EFFORT_FACTOR times the quick units (3^8 at t=4:
-#: 159 rows quick, 147 at effort 1).
-EFFORT_FACTOR = 10
+#: 153 rows quick; at effort 1 135 = 22 * 6 + 3, the best known, where 10x
+#: the quick units stayed at 153; about 3.5 s CPU of the search).
+EFFORT_FACTOR = 40
 #: Work units of the polish of the doubling's strength-2 ingredient (when no
 #: orthogonal array fits; the same for every effort level).
 B_POLISH_UNITS = 200_000

@@ -110,6 +110,16 @@ def test_doubling_over_a_developed_array() -> None:
     all_checks([3] * 20, 3, got[0])
 
 
+def test_an_effort_level_searches_the_starters_longer() -> None:
+    """3^8 at t=4 from effort 1's limit (the improver's 156 rows): quick mode's
+    units leave 153 rows, effort 1's reach 135 = 22 * 6 + 3 (the best known)."""
+    quick = strength34((3,) * 8, 4, True, 155)
+    assert quick is not None and len(quick[0]) > 135
+    got = strength34((3,) * 8, 4, True, 155, effort=1)
+    assert got is not None and len(got[0]) <= 135
+    all_checks([3] * 8, 4, got[0])
+
+
 def test_rows_are_the_same_under_every_hash_seed() -> None:
     import os
     import subprocess
