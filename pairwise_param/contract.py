@@ -18,8 +18,8 @@ plugin's hooks module can read them without loading the core).
 * :data:`PLUGIN_FIXTURE` -- the (empty) fixture the plugin defines and every
   decorated test requests, so a run without the plugin fails loudly;
 * :data:`ROW_MARK_FLAG` -- the keyword of the one-row ``parametrize`` mark the
-  plugin puts on each item of a table (so Hypothesis and other plugins see a
-  parametrized test); readers of ``parametrize`` marks (the suite report)
+  plugin puts on each item of a ``@pairwise`` + ``@given`` table (so Hypothesis
+  sees a parametrized test); readers of ``parametrize`` marks (the suite report)
   skip marks that carry it: the ``pairwise`` mark already describes the table;
 * :data:`INVALID_MARK` -- the mark on each row that holds an invalid value
   (``pytest.mark.pairwise_invalid(axis=..., value=..., reason=...)``), and
