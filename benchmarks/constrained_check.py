@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from constrained_models import ConstrainedModel
 
-__all__ = ["Checked", "IndexRules", "check", "index_rules"]
+__all__ = ["Checked", "Coverable", "IndexRules", "check", "index_rules"]
 
 #: ((axis, value index), ...) -> (axis, allowed value indices)
 IndexRule = tuple[tuple[tuple[int, int], ...], tuple[int, frozenset[int]]]
@@ -66,6 +66,26 @@ def _satisfiable(rules: IndexRules, assign: dict[int, int], free: list[int]) -> 
     return False
 
 
+class Coverable:
+    """Whether some valid full row extends a partial assignment of axis -> value index.
+
+    Only the axes the rules mention can decide it, so the answer is memoised on
+    the assignment's cells on those axes."""
+
+    def __init__(self, rules: IndexRules) -> None:
+        self.rules = rules
+        self.ruled = sorted({a for conds, (q, _) in rules.rules for a in [q, *(x for x, _ in conds)]})
+        self._memo: dict[tuple[tuple[int, int], ...], bool] = {}
+
+    def __call__(self, assign: dict[int, int]) -> bool:
+        key = tuple((a, assign[a]) for a in self.ruled if a in assign)
+        ok = self._memo.get(key)
+        if ok is None:
+            fixed = dict(key)
+            ok = self._memo[key] = _satisfiable(self.rules, fixed, [a for a in self.ruled if a not in fixed])
+        return ok
+
+
 @dataclass(frozen=True)
 class Checked:
     ok: bool
@@ -83,24 +103,18 @@ def check(m: ConstrainedModel, rows: Sequence[Sequence[int]]) -> Checked:
     rules = index_rules(m)
     sizes = m.sizes
     n = len(sizes)
-    ruled = sorted({a for conds, (q, _) in rules.rules for a in [q, *(x for x, _ in conds)]})
     bad = 0
     for r in rows:
         outside = len(r) != n or any(not (isinstance(x, int) and 0 <= x < s) for x, s in zip(r, sizes))
         if outside or _breaks(rules, dict(enumerate(r))):
             bad += 1
-    memo: dict[tuple[tuple[int, int], ...], bool] = {}
+    extends = Coverable(rules)
     missing = coverable = 0
     good = [r for r in rows if len(r) == n]
     for scope in itertools.combinations(range(n), m.strength):
         seen = {tuple(r[a] for a in scope) for r in good}
         for combo in itertools.product(*(range(sizes[a]) for a in scope)):
-            key = tuple((a, v) for a, v in zip(scope, combo) if a in ruled)
-            ok = memo.get(key)
-            if ok is None:
-                fixed = dict(key)
-                ok = memo[key] = _satisfiable(rules, fixed, [a for a in ruled if a not in fixed])
-            if ok:
+            if extends(dict(zip(scope, combo))):
                 coverable += 1
                 if combo not in seen:
                     missing += 1

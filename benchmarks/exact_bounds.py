@@ -17,7 +17,7 @@ answers with bounds proved by an exact solver, independent of the engine:
 Coverability and validity come from :mod:`constrained_check` (its own
 backtracking over the rules), never from ``pairwise_param``; the engine is only
 asked for its quick / effort rows to print beside the bound.  ``highspy`` is a
-benchmark-only dependency (``pip install highspy``).
+benchmark-only dependency (``pip install "pairwise-param[bounds]"``).
 
     python benchmarks/exact_bounds.py                     # every constrained model
     python benchmarks/exact_bounds.py --only "rope partial" --full
@@ -43,7 +43,7 @@ from dataclasses import dataclass
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from constrained_check import IndexRules, _satisfiable, check, index_rules
+from constrained_check import Coverable, check, index_rules
 from constrained_models import CONSTRAINED, ConstrainedModel
 
 __all__ = ["Bound", "projection_bound", "scope_bound"]
@@ -58,24 +58,7 @@ class Bound:
     seconds: float
 
 
-class _Valid:
-    """Which partial assignments some valid full row extends (memoised on the ruled axes)."""
-
-    def __init__(self, rules: IndexRules) -> None:
-        self.rules = rules
-        self.ruled = sorted({a for conds, (q, _) in rules.rules for a in [q, *(x for x, _ in conds)]})
-        self._memo: dict[tuple[tuple[int, int], ...], bool] = {}
-
-    def __call__(self, assign: dict[int, int]) -> bool:
-        key = tuple((a, assign[a]) for a in self.ruled if a in assign)
-        ok = self._memo.get(key)
-        if ok is None:
-            fixed = dict(key)
-            ok = self._memo[key] = _satisfiable(self.rules, fixed, [a for a in self.ruled if a not in fixed])
-        return ok
-
-
-def scope_bound(m: ConstrainedModel, valid: _Valid) -> int:
+def scope_bound(m: ConstrainedModel, valid: Coverable) -> int:
     """The engine's own cheap bound, recomputed here: most coverable tuples in one t-scope."""
     best = 1
     for scope in itertools.combinations(range(len(m.sizes)), m.strength):
@@ -121,7 +104,7 @@ def _ilp(columns: Sequence[Sequence[int]], targets: int, seconds: float) -> tupl
     return math.ceil(bound - 1e-6), finished, None if primal is None else round(primal)
 
 
-def projection_bound(m: ConstrainedModel, axes: Sequence[int], valid: _Valid, seconds: float,
+def projection_bound(m: ConstrainedModel, axes: Sequence[int], valid: Coverable, seconds: float,
                      beat: int = 0) -> Bound | None:
     """The exact set-cover bound of ``m`` projected onto ``axes`` (see the module docstring);
     ``None`` when the projection has at most ``beat`` valid sub-rows (it cannot prove more)."""
@@ -173,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---|---|---|---|---|")
     optimal = 0
     for m in models:
-        valid = _Valid(index_rules(m))
+        valid = Coverable(index_rules(m))
         n = len(m.sizes)
         best = Bound(scope_bound(m, valid), True, None, (), 0.0)
         cheap = best.rows

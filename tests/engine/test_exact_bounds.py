@@ -35,7 +35,7 @@ def eb() -> ModuleType:
 
 def _brute_minimum(eb: ModuleType, m: object) -> int:
     """The fewest valid full rows covering every coverable t-tuple, by trying every set."""
-    valid = eb._Valid(eb.index_rules(m))
+    valid = eb.Coverable(eb.index_rules(m))
     sizes = m.sizes  # type: ignore[attr-defined]
     t = m.strength  # type: ignore[attr-defined]
     rows = [r for r in itertools.product(*(range(s) for s in sizes)) if valid(dict(enumerate(r)))]
@@ -77,7 +77,7 @@ def test_the_whole_model_ilp_is_the_exhaustive_minimum_and_projections_never_exc
 ) -> None:
     sizes, rules = case
     m = _model(eb, sizes, rules, 2)
-    valid = eb._Valid(eb.index_rules(m))
+    valid = eb.Coverable(eb.index_rules(m))
     truth = _brute_minimum(eb, m)
     full = eb.projection_bound(m, range(len(sizes)), valid, 30.0)
     assert full is not None and full.exact and full.rows == truth == full.found
@@ -92,7 +92,7 @@ def test_a_projection_proves_more_than_one_scope_and_the_engine_meets_it(eb: Mod
     """RoPE's partial-rotary options: the engine's cheap bound says 9, the exact
     bound 10, and quick mode's 10 rows are therefore the fewest possible."""
     m = next(x for x in sys.modules["constrained_models"].CONSTRAINED if x.label == "rope partial")
-    valid = eb._Valid(eb.index_rules(m))
+    valid = eb.Coverable(eb.index_rules(m))
     assert eb.scope_bound(m, valid) == 9
     b = eb.projection_bound(m, range(len(m.sizes)), valid, 30.0)
     assert b is not None and b.exact and b.rows == 10
@@ -102,7 +102,7 @@ def test_a_projection_proves_more_than_one_scope_and_the_engine_meets_it(eb: Mod
 
 def test_a_projection_with_too_few_sub_rows_is_skipped(eb: ModuleType) -> None:
     m = _model(eb, [2, 2, 2], [], 2)
-    valid = eb._Valid(eb.index_rules(m))
+    valid = eb.Coverable(eb.index_rules(m))
     assert eb.projection_bound(m, (0, 1, 2), valid, 5.0, beat=8) is None
     b = eb.projection_bound(m, (0, 1, 2), valid, 5.0, beat=3)
     assert b is not None and b.rows == 4
