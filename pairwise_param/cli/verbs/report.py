@@ -4,7 +4,6 @@ executed (``--run``), the accumulated coverage of the rotated tables (``--histor
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -15,7 +14,6 @@ from pairwise_param.cli.common import (
     Command,
     ExitCode,
     UsageError,
-    check_paths,
     format_option,
     isatty,
     listing,
@@ -24,6 +22,7 @@ from pairwise_param.cli.common import (
     strengths,
     width,
 )
+from pairwise_param.cli.verbs.report_run import check_report_args, report_history, report_run
 from pairwise_param.errors import PairwiseError
 
 __all__ = ["COMMAND"]
@@ -114,15 +113,15 @@ def run(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: Text
     from pairwise_param.cli import formats
 
     if args.run is not None:
-        return _report_run(args, out, err)
+        return report_run(args, out, err)
     if args.history is not None:
-        return _report_history(args, out)
+        return report_history(args, out)
     if args.print_schema:
         from pairwise_param.report.schema import REPORT_SCHEMA
 
         out.write(json.dumps(REPORT_SCHEMA, indent=2) + "\n")
         return ExitCode.OK
-    _check_report_args(args)
+    check_report_args(args)
     show_progress = args.progress if args.progress is not None else isatty(err)
     counting = getattr(args, "counting", "items")
     auto = counting == "auto"
@@ -189,27 +188,6 @@ def run(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: Text
     )
     return exit_code
 
-
-
-def _check_report_args(args: argparse.Namespace) -> None:
-    """Usage errors argparse cannot see, found before anything is collected."""
-    if args.plot_test and not args.plot:
-        raise UsageError("--plot-test needs --plot FILE")
-    if args.plot:
-        from pairwise_param.report.plot import SUPPORTED_SUFFIXES
-
-        if Path(args.plot).suffix.lower() not in SUPPORTED_SUFFIXES:
-            raise UsageError(
-                f"--plot {args.plot!r}: unsupported file type; use one of {', '.join(SUPPORTED_SUFFIXES)}"
-            )
-    option_names = {n.strip() for spec in (args.option_axes or []) for n in spec.split(",") if n.strip()}
-    if args.option_axes is not None and not option_names:
-        raise UsageError("--option-axes needs at least one name")
-    grouped_names = {n.strip() for spec in args.grouped for n in spec.split(",") if n.strip()}
-    both = sorted(option_names & grouped_names)
-    if both:
-        raise UsageError(f"{', '.join(both)} given both to --option-axes and --grouped")
-    check_paths(args.paths)
 
 
 #: pytest options that select rows (by keyword, mark or id): counting from the marks cannot honour them
@@ -336,121 +314,6 @@ def _report_settings(start: Path) -> dict[str, list[str]]:
             out[key] = value
         return out
     return {}
-
-
-
-def _load_run(path: str) -> dict[str, Any]:
-    """The run document of FILE, or of a pytest cache directory's last run."""
-    from pairwise_param.runs.schema import SCHEMA_ID, SCHEMA_VERSION
-
-    p = Path(path)
-    if p.is_dir():
-        p = p / "v" / "pairwise" / "lastrun"
-        if not p.is_file():
-            raise UsageError(f"--run {path!r}: no pairwise-param run recorded in this pytest cache directory ({p})")
-    try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsageError(f"--run {path!r}: cannot read it: {exc.strerror or exc}") from None
-    except (ValueError, RecursionError) as exc:
-        raise UsageError(f"--run {path!r}: not JSON: {exc}") from None
-    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA_ID:
-        raise UsageError(f"--run {path!r}: not a pairwise-param run file (write one with pytest --pairwise-report=FILE)")
-    if doc.get("schema_version") != SCHEMA_VERSION or not isinstance(doc.get("tables"), list):
-        raise UsageError(
-            f"--run {path!r}: run file version {doc.get('schema_version')!r}; this pairwise-param reads "
-            f"version {SCHEMA_VERSION}"
-        )
-    return doc
-
-
-def _report_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """``report --run FILE``: a run file instead of a collection."""
-    if args.print_schema:
-        from pairwise_param.runs.schema import RUN_SCHEMA
-
-        out.write(json.dumps(RUN_SCHEMA, indent=2) + "\n")
-        return ExitCode.OK
-    if args.paths:
-        raise UsageError("--run FILE reads a finished run; give no PATH (or drop --run to collect PATHs)")
-    # options of a collection that a finished run has no use for: refused, never ignored
-    unused = [flag for flag, given in (
-        ("--option-axes", args.option_axes is not None), ("--grouped", bool(args.grouped)),
-        ("--include-unparametrized", args.include_unparametrized),
-        ("--progress / --no-progress", args.progress is not None),
-    ) if given]
-    if unused:
-        raise UsageError(f"--run FILE reads a finished run of @pairwise tables; {', '.join(unused)} "
-                          "applies to collecting a suite (drop --run, or drop the option)")
-    _check_report_args(args)
-    doc = _load_run(args.run)
-    try:
-        from pairwise_param.runs.text import render_run, run_below
-
-        below = args.fail_under is not None and bool(
-            run_below(doc, args.fail_under, args.strict_platform, args.strength)
-        )
-        if args.format == "json":
-            out.write(json.dumps(doc, indent=2) + "\n")
-        else:
-            out.write(render_run(doc, list_limit=args.max_listed or None, fail_under=args.fail_under,
-                                 strict=args.strict_platform, strengths=args.strength,
-                                 show_missing=args.show_missing, markdown=args.format == "markdown"))
-        if args.plot:
-            _plot_run(args, doc, err)
-    except (KeyError, TypeError, IndexError, ValueError) as exc:
-        raise UsageError(f"--run {args.run!r}: malformed run file ({type(exc).__name__}: {exc})") from None
-    return ExitCode.COVERAGE_BELOW if below else ExitCode.OK
-
-
-def _plot_run(args: argparse.Namespace, doc: dict[str, Any], err: TextIO) -> None:
-    """``report --run FILE --plot OUT``: cumulative EXECUTED coverage after each executed item."""
-    from pairwise_param.report.plot import plot_coverage
-    from pairwise_param.report.types import StrengthCoverage, TableReport
-    from pairwise_param.runs.analysis import executed_at
-
-    tables = doc["tables"]
-    if args.plot_test:
-        tables = [t for t in tables if t["test"] == args.plot_test or t["test"].endswith("::" + args.plot_test)]
-        if not tables:
-            names = listing([t["test"] for t in doc["tables"]])
-            raise UsageError(f"--plot-test {args.plot_test!r} matches no table of the run (tables: {names})")
-    strengths = args.strength or tuple(sorted({int(t["strength"]) for t in tables}))
-    reports = []
-    for t in tables:
-        levels = []
-        for k in strengths:
-            got = executed_at(t, k)
-            if got is not None:
-                r, cumulative = got
-                levels.append(StrengthCoverage(k, r.runnable, r.covered, 0, cumulative=cumulative))
-        axis_names = tuple(str(a["name"]) for a in t["axes"])
-        reports.append(TableReport("pairwise", axis_names, tuple(len(a["values"]) for a in t["axes"]), 0,
-                                   len(t["rows"]), 0, levels))
-    title = (f"{args.plot_test}: executed coverage" if args.plot_test
-             else f"run of {len(tables)} tables: executed coverage (items in order)")
-    path = plot_coverage(reports, strengths, args.plot, title=title)
-    err.write(f"pairwise-param report: wrote {path}\n")
-
-
-def _report_history(args: argparse.Namespace, out: TextIO) -> int:
-    """``report --history PATH``: the accumulated coverage of the rotated tables."""
-    from pairwise_param.runs import history
-
-    if args.paths:
-        raise UsageError("--history PATH reads the history file; give no test PATH")
-    if args.last is not None and args.last < 1:
-        raise UsageError(f"--last {args.last}: give a number of runs >= 1")
-    path = Path(args.history) if args.history else history.DEFAULT_PATH
-    got, problem = history.read(path)
-    if got is None:
-        raise UsageError(f"--history: {problem}")
-    if args.format == "json":
-        doc = [dataclasses.asdict(history.progress(got.tables[k], args.last)) for k in sorted(got.tables)]
-        out.write(json.dumps({"last": args.last, "tables": doc}, indent=2) + "\n")
-    else:
-        out.write(history.render(got, args.last, markdown=args.format == "markdown"))
-    return ExitCode.OK
 
 
 
