@@ -238,9 +238,11 @@ def _coverage(c: Mapping[str, Any]) -> Coverage:
     )
 
 
-def _group(g: Mapping[str, Any]) -> Group:
+def _group(g: Mapping[str, Any], strength: int) -> Group:
+    # "size": absent in files written before it existed, whose search went up to the strength
     return Group(
-        g["shape"], g["signature"], g["failed"], g["passed"], g["items"], g["verdict"], g["explaining"], g["size"],
+        g["shape"], g["signature"], g["failed"], g["passed"], g["items"], g["verdict"], g["explaining"],
+        g.get("size", strength),
         tuple(Candidate(_combo(k["combination"]), k["text"], k["failing"], k["score"]) for k in g["candidates"]),
         g["candidates_total"], tuple(g["failing_nodeids"]), tuple(g["unexplained_nodeids"]),
     )
@@ -262,7 +264,7 @@ def table_from_json(t: Mapping[str, Any]) -> RunTable:
         items=tuple(_item(i) for i in t["items"]),
         counts=Counts(**{k: t["counts"][k] for k in Counts.__dataclass_fields__}),
         coverage=_coverage(t["coverage"]),
-        suspicious=tuple(_group(g) for g in t["suspicious"]),
+        suspicious=tuple(_group(g, t["strength"]) for g in t["suspicious"]),
     )
 
 

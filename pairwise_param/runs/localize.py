@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pairwise_param.runs.analysis import FAILURES, describe
-from pairwise_param.runs.document import Axis, RunDocument, axis_from_json
+from pairwise_param.runs.document import Axis, RunDocument, axis_from_json, document_from_json
 
 if TYPE_CHECKING:
     from pairwise_param.model import Model
@@ -190,9 +190,12 @@ class Group:
                 return "unexplained", union + [c for c in cands if c not in union]
         return "unexplained", cands
 
-def groups(doc: RunDocument) -> list[Group]:
-    """The failure groups of a run document, in document order (tables, then
-    shapes and signatures in the order their first failing item appears)."""
+def groups(doc: RunDocument | Mapping[str, Any]) -> list[Group]:
+    """The failure groups of a run document (or of its JSON, read by
+    :func:`pairwise_param.runs.document.document_from_json`), in document order (tables,
+    then shapes and signatures in the order their first failing item appears)."""
+    if not isinstance(doc, RunDocument):
+        doc = document_from_json(doc)
     out: list[Group] = []
     interrupted = doc.exitstatus == 2  # pytest's INTERRUPTED
     for table in doc.tables:

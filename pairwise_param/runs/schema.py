@@ -160,7 +160,7 @@ _COVERAGE = {
 _GROUP = {
     "type": "object",
     "required": [
-        "shape", "signature", "failed", "passed", "items", "verdict", "explaining", "size", "candidates",
+        "shape", "signature", "failed", "passed", "items", "verdict", "explaining", "candidates",
         "candidates_total", "failing_nodeids", "unexplained_nodeids",
     ],
     "properties": {
