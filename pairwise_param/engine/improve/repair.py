@@ -8,9 +8,9 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from pairwise_param.constraints import Feasibility
 from pairwise_param.engine.improve.state import State
 from pairwise_param.engine.requirements import Requirements
+from pairwise_param.feasibility import Feasibility
 
 __all__ = ["Context", "breaks", "linked_axes", "repaired", "repairs", "rules_by_axis", "trial"]
 

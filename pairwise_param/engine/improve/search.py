@@ -7,13 +7,13 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from pairwise_param.constraints import Feasibility
 from pairwise_param.engine.budget import Progress
 from pairwise_param.engine.improve.moves import fill
 from pairwise_param.engine.improve.repair import Context, linked_axes, rules_by_axis
 from pairwise_param.engine.improve.state import PairState, State
 from pairwise_param.engine.improve.triples import TripleState
 from pairwise_param.engine.requirements import Requirements
+from pairwise_param.feasibility import Feasibility
 
 __all__ = ["Improved", "improve", "remove_redundant", "search", "setup_cost"]
 
