@@ -56,7 +56,8 @@ class _State:
     """The session's state (a plain class: a dataclass costs about a millisecond
     to define, in every pytest run)."""
 
-    __slots__ = ("empty", "extra", "records", "results", "rows_for", "run", "settings", "summary", "tables", "use_disk")
+    __slots__ = ("collected", "empty", "extra", "records", "results", "rows_for", "run", "settings", "shard", "summary",
+                 "tables", "use_disk")
 
     def __init__(self, settings: modes.Settings, use_disk: bool) -> None:
         self.settings = settings
@@ -69,6 +70,8 @@ class _State:
         self.run: Any = None  # pairwise_param.plugin.outcomes.Run: tables and what their items did
         self.results: list[Any] | None = None  # the analysed tables (runs.document.RunTable), at session end
         self.rows_for: Any = None  # plugin.rotation.Rotation / Replay: --pairwise-rotate / --pairwise-replay
+        self.shard: Any = None  # runs.where.Shard: which shard of how many this run is (None: not sharded)
+        self.collected: int | None = None  # @pairwise items collected before a splitter chose
 
     def tables_for(self, config: pytest.Config) -> Any:
         """The session's table cache, created on first use (it imports the engine's side)."""
@@ -158,6 +161,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="the history of the tables that ran, read and written by --pairwise-rotate (default: "
         f"in pytest's cache directory; CI keeps PATH as an artifact). Env: {modes.ENV_HISTORY}; "
         "ini: pairwise_history.",
+    )
+    group.addoption(
+        "--pairwise-shard",
+        dest="pairwise_shard",
+        default=None,
+        metavar="I/N",
+        help="this run is shard I of N (1-based), recorded in the run file so that `pairwise-param report "
+        "--run` merges the shards; only where no splitter (pytest-shard, pytest-split) or CI variable "
+        "says it. Env: PAIRWISE_SHARD.",
     )
     group.addoption(
         "--pairwise-replay",
@@ -258,12 +270,35 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(f"pairwise-param: --pairwise-report={report!r} is not a file name")
     use_disk = not config.getoption("pairwise_no_cache") and getattr(config, "cache", None) is not None
     config.stash[_STATE] = state = _State(settings=settings, use_disk=use_disk)
+    state.shard = _shard(config)
     extra = config.getoption("pairwise_extra_rows")
     if extra is not None:
         from pairwise_param.plugin.followup import read_requests
 
         state.extra = read_requests(extra)
     _rows_for(config, state)
+
+
+def _shard(config: pytest.Config) -> Any:
+    """Which shard of how many this run is (``runs/where.py``: --pairwise-shard, the
+    splitters' options, the CI's variables); a bad value is a usage error."""
+    given = config.getoption("pairwise_shard")
+    options = {dest: config.getoption(dest, None) for dest in ("shard_id", "num_shards", "splits", "group")}
+    if not given and not any(options.values()) and not any(
+            name in os.environ for name in _SHARD_ENV):
+        return None  # nothing says so: runs/ is not imported
+    from pairwise_param.errors import PairwiseError
+    from pairwise_param.runs.where import shard
+
+    try:
+        return shard(given, options, os.environ)
+    except PairwiseError as exc:
+        raise pytest.UsageError(f"pairwise-param: {exc}") from None
+
+
+#: the environment variables that may say which shard a run is (runs/where.py reads them)
+_SHARD_ENV = ("PAIRWISE_SHARD", "BUILDKITE_PARALLEL_JOB", "CI_NODE_INDEX", "CIRCLE_NODE_INDEX", "TEST_SHARD_INDEX",
+              "UNIT_TEST_SHARD_INDEX")
 
 
 def _rows_for(config: pytest.Config, state: _State) -> None:
@@ -366,11 +401,20 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize(argnames, params, indirect=indirect)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """With ``--pairwise-extra-rows``: keep only the follow-up rows, each for the
+    """The @pairwise items collected before a splitter (pytest-shard, pytest-split: they
+    choose later) took this shard's part: a merge of the shards counts what never ran.
+    With ``--pairwise-extra-rows``: keep only the follow-up rows, each for the
     shapes asked (the rest is deselected, as ``-k`` would)."""
     state = config.stash.get(_STATE, None)
-    if state is None or state.extra is None:
+    if state is None:
+        return
+    if state.records:
+        from pairwise_param.plugin.summary import test_base
+
+        state.collected = sum(1 for item in items if test_base(item) in state.records)
+    if state.extra is None:
         return
     from pairwise_param.plugin.followup import select
 
@@ -420,6 +464,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
     # a plugin object for the rest of the session: only now does any hook run per item
     state.run = Run.collect(session.items, state.records, state.empty)
+    state.run.collected = state.collected
+    state.run.shard = state.shard
     if state.run.tracked:
         session.config.pluginmanager.register(state.run, "pairwise-param-outcomes")
 
@@ -437,6 +483,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
     state.run = Run()
     state.run.controller = True
+    state.run.shard = state.shard
     config.pluginmanager.register(state.run, "pairwise-param-outcomes")
 
 
@@ -456,7 +503,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             workeroutput[_ROTATION_KEY] = state.rows_for.coverable
         return
     if state.run is not None and not session.config.getoption("collectonly", False) and (
-            state.run.payloads or state.run.empty):
+            state.run.payloads or state.run.empty or state.shard is not None):  # a shard writes even when empty
         state.results = state.run.finish(session.config, int(exitstatus))
         _record_history(session.config, state)
         if state.run.raised and session.exitstatus == pytest.ExitCode.OK:

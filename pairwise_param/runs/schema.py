@@ -5,15 +5,21 @@ analysis: :mod:`pairwise_param.runs.analysis`), and ``pairwise-param report --ru
 FILE`` and ``pairwise-param localize`` read it back from the file or from pytest's
 cache (``config.cache.get("pairwise/lastrun", None)``).
 
-The run file (``--pairwise-report=FILE``; schema ``pairwise-param/run`` v1, JSON Schema
+The run file (``--pairwise-report=FILE``; schema ``pairwise-param/run`` v2, v1 still read; JSON Schema
 in ``pairwise_param/runs/run.schema.json`` = :data:`RUN_SCHEMA`)
 --------------------------------------------------------------------------------------
 A *cell* is ``[axis index, value index]``; a *combination* is a list of cells
 sorted by axis (``text`` spells it ``{dtype=bf16, xnorm=True}`` with value
 labels).  Top level::
 
-    {"schema": "pairwise-param/run", "schema_version": 1,
+    {"schema": "pairwise-param/run", "schema_version": 2,
      "exitstatus": 1,                    # pytest's exit status of the run
+     "shard": {"index": 0, "count": 3,   # which shard of how many (index 0-based; null: not sharded)
+               "source": "pytest-shard --shard-id/--num-shards"},   where that was read
+     "build": "1234-1",                  # the CI build (null: unknown; runs/where.py lists the variables)
+     "platform": {"name": "cuda", "device": "NVIDIA H100"},   # null: unknown (torch never imported)
+     "collected": 120,                   # @pairwise items collected before a splitter chose (null: unknown)
+                                         # (v2; a v1 file reads as null for these four)
      "tables": [TABLE, ...],             # one per @pairwise mark of a test that had items
      "empty": [{"test": "tests/test_k.py::test_k", "location": ["tests/test_k.py", 12],
                 "axes": ["dtype"]}]}     # tests whose table is a hole: an axis without values
@@ -96,10 +102,12 @@ from typing import Any
 
 from pairwise_param.contract import MODES
 
-__all__ = ["OUTCOMES", "RUN_SCHEMA", "SCHEMA_ID", "SCHEMA_VERSION", "problems"]
+__all__ = ["OUTCOMES", "READS", "RUN_SCHEMA", "SCHEMA_ID", "SCHEMA_VERSION", "problems"]
 
 SCHEMA_ID = "pairwise-param/run"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: the versions this pairwise-param reads (a v1 file: no shard, build, platform, collected)
+READS = (1, 2)
 #: an item's outcome in the run file
 OUTCOMES = ("passed", "failed", "error", "skipped", "xfailed", "xpassed", "not_run")
 
@@ -246,14 +254,26 @@ _EMPTY: dict[str, Any] = {
 #: JSON Schema (draft 2020-12) of the run file; ``pairwise_param/runs/run.schema.json`` is this, checked in
 RUN_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "$id": "https://pairwise-param.invalid/schemas/run-v1.json",
+    "$id": "https://pairwise-param.invalid/schemas/run-v2.json",
     "title": "pairwise-param run (executed coverage and suspicious combinations)",
     "type": "object",
     "required": ["schema", "schema_version", "exitstatus", "tables"],
     "properties": {
         "schema": {"const": SCHEMA_ID},
-        "schema_version": {"const": SCHEMA_VERSION},
+        "schema_version": {"enum": list(READS)},
         "exitstatus": {"type": "integer"},
+        "shard": {
+            "type": ["object", "null"],
+            "required": ["index", "count", "source"],
+            "properties": {"index": _INT, "count": {"type": "integer", "minimum": 1}, "source": _STR},
+        },
+        "build": {"type": ["string", "null"]},
+        "platform": {
+            "type": ["object", "null"],
+            "required": ["name", "device"],
+            "properties": {"name": _STR, "device": _STR},
+        },
+        "collected": {"type": ["integer", "null"], "minimum": 0},
         "tables": {"type": "array", "items": _TABLE},
         "empty": {"type": "array", "items": _EMPTY},
     },
@@ -323,13 +343,17 @@ def problems(doc: Any, limit: int = 10) -> list[str]:
     if doc.get("schema") != SCHEMA_ID:
         return [f"$.schema: {_short(doc.get('schema'))}, expected {SCHEMA_ID!r} (not a pairwise-param run file)"]
     version = doc.get("schema_version")
-    if version != SCHEMA_VERSION:
+    if isinstance(version, bool) or version not in READS:
         return [(f"$.schema_version: {_short(version)}: this pairwise-param reads run files of version "
-                f"{SCHEMA_VERSION}; rerun the suite with this pairwise-param to write one")]
+                f"{SCHEMA_VERSION} (and {', '.join(map(str, READS[:-1]))}); rerun the suite with this "
+                "pairwise-param to write one")]
     out: list[str] = []
     _check(doc, RUN_SCHEMA, "$", out, limit)
     if out:
         return out[:limit]
+    shard = doc.get("shard")
+    if isinstance(shard, dict) and shard["index"] >= shard["count"]:
+        out.append(f"$.shard.index: {shard['index']}, but there are {shard['count']} shards (the index is 0-based)")
     for t, table in enumerate(doc["tables"]):
         _table_problems(table, f"$.tables[{t}]", out)
         if len(out) >= limit:
