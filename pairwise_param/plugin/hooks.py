@@ -270,7 +270,8 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(f"pairwise-param: --pairwise-report={report!r} is not a file name")
     use_disk = not config.getoption("pairwise_no_cache") and getattr(config, "cache", None) is not None
     config.stash[_STATE] = state = _State(settings=settings, use_disk=use_disk)
-    state.shard = _shard(config)
+    if config.getoption("pairwise_shard") or os.environ.get("PAIRWISE_SHARD", "").strip():
+        state.shard = _shard(config)  # said by the user: a bad value is a usage error, now
     extra = config.getoption("pairwise_extra_rows")
     if extra is not None:
         from pairwise_param.plugin.followup import read_requests
@@ -279,26 +280,26 @@ def pytest_configure(config: pytest.Config) -> None:
     _rows_for(config, state)
 
 
-def _shard(config: pytest.Config) -> Any:
+def _shard(config: pytest.Config, usage: bool = True) -> Any:
     """Which shard of how many this run is (``runs/where.py``: --pairwise-shard, the
-    splitters' options, the CI's variables); a bad value is a usage error."""
+    splitters' options, the CI's variables).  A bad value is a usage error (``usage``),
+    or, read at session end from the CI's variables, a warning: the run file then says
+    no shard."""
     given = config.getoption("pairwise_shard")
     options = {dest: config.getoption(dest, None) for dest in ("shard_id", "num_shards", "splits", "group")}
-    if not given and not any(options.values()) and not any(
-            name in os.environ for name in _SHARD_ENV):
-        return None  # nothing says so: runs/ is not imported
-    from pairwise_param.errors import PairwiseError
+    from pairwise_param.errors import PairwiseError, PairwiseWarning
     from pairwise_param.runs.where import shard
 
     try:
         return shard(given, options, os.environ)
     except PairwiseError as exc:
-        raise pytest.UsageError(f"pairwise-param: {exc}") from None
+        if usage:
+            raise pytest.UsageError(f"pairwise-param: {exc}") from None
+        import warnings
 
+        warnings.warn(PairwiseWarning(f"the run file says no shard: {exc}"), stacklevel=1)
+        return None
 
-#: the environment variables that may say which shard a run is (runs/where.py reads them)
-_SHARD_ENV = ("PAIRWISE_SHARD", "BUILDKITE_PARALLEL_JOB", "CI_NODE_INDEX", "CIRCLE_NODE_INDEX", "TEST_SHARD_INDEX",
-              "UNIT_TEST_SHARD_INDEX")
 
 
 def _rows_for(config: pytest.Config, state: _State) -> None:
@@ -465,7 +466,6 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     # a plugin object for the rest of the session: only now does any hook run per item
     state.run = Run.collect(session.items, state.records, state.empty)
     state.run.collected = state.collected
-    state.run.shard = state.shard
     if state.run.tracked:
         session.config.pluginmanager.register(state.run, "pairwise-param-outcomes")
 
@@ -483,7 +483,6 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
     state.run = Run()
     state.run.controller = True
-    state.run.shard = state.shard
     config.pluginmanager.register(state.run, "pairwise-param-outcomes")
 
 
@@ -502,8 +501,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         if getattr(state.rows_for, "coverable", None):
             workeroutput[_ROTATION_KEY] = state.rows_for.coverable
         return
+    if state.run is not None and state.shard is None:
+        state.shard = _shard(session.config, usage=False)
     if state.run is not None and not session.config.getoption("collectonly", False) and (
             state.run.payloads or state.run.empty or state.shard is not None):  # a shard writes even when empty
+        state.run.shard = state.shard
         state.results = state.run.finish(session.config, int(exitstatus))
         _record_history(session.config, state)
         if state.run.raised and session.exitstatus == pytest.ExitCode.OK:

@@ -31,7 +31,7 @@ from typing import Any
 
 from pairwise_param.errors import InvalidArgument
 
-__all__ = ["BUILD_VARIABLES", "SHARD_VARIABLES", "Platform", "Shard", "build_id", "parse_shard", "platform", "shard"]
+__all__ = ["Platform", "Shard", "build_id", "parse_shard", "platform", "shard"]
 
 
 @dataclass(frozen=True)
