@@ -38,8 +38,7 @@ def _coverage(doc: dict[str, Any]) -> dict[str, tuple[int, int]]:
 def _merged(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:
     capsys.readouterr()  # pytester's own "running: ..." lines
     code = main(["report", "--run", *args, "--format", "json"])
-    out, err = capsys.readouterr()
-    return code, json.loads(out)
+    return code, json.loads(capsys.readouterr().out)
 
 
 @pytest.fixture

@@ -4,44 +4,15 @@ and a table built two ways are named."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-from itertools import combinations
-from typing import Any
-
 import pytest
+from run_docs import ROWS, shard_doc
 
 from pairwise_param.errors import RunsDisagree
-from pairwise_param.runs.analysis import analyze_table, run_document
-from pairwise_param.runs.document import RunDocument
 from pairwise_param.runs.merge import by_platform, merge, only_on
-from pairwise_param.runs.where import Platform, Shard
-
-ROWS = [[0, 0, 0], [0, 1, 1], [1, 0, 1], [1, 1, 0]]
-
-
-def _payload(test: str, rows: list[list[int]], nodeids: list[tuple[str, int]], values: int = 2) -> dict[str, Any]:
-    axes = [{"name": n, "names": [n], "values": [str(v) for v in range(values)],
-             "reprs": [str(v) for v in range(values)]} for n in "abc"]
-    return {"test": test, "table": 0, "mode": "cover", "strength": 2, "fingerprint": f"fp{values}", "axes": axes,
-            "scopes": [list(s) for s in combinations(range(3), 2)], "rows": rows,
-            "row_ids": [str(i) for i in range(len(rows))], "infeasible": [], "absent": [], "infeasible_absent": [],
-            "location": ["t.py", 1], "items": [[n, r, ""] for n, r in nodeids]}
-
-
-def _shard(k: int, n: int, rows_of_shard: list[int], test: str = "t.py::test_t", outcome: str = "passed",
-           collected: int | None = 4, platform: str | None = None, rows: list[list[int]] = ROWS,
-           values: int = 2) -> RunDocument:
-    nodeids = [(f"{test}[{r}]", r) for r in rows_of_shard]
-    outcomes = {nid: {"outcome": outcome, "when": "call" if outcome != "not_run" else ""} for nid, _ in nodeids
-                if outcome != "not_run"}
-    tables = [analyze_table(_payload(test, rows, nodeids, values), outcomes)] if nodeids else []
-    doc = run_document(tables, 0)
-    return replace(doc, shard=Shard(k, n, "test") if n else None, collected=collected,
-                   platform=Platform(platform) if platform else None)
 
 
 def test_three_shards_give_the_unsharded_coverage() -> None:
-    parts = [("s1.json", _shard(0, 3, [0, 3])), ("s2.json", _shard(1, 3, [1])), ("s3.json", _shard(2, 3, [2]))]
+    parts = [("s1.json", shard_doc(0, 3, [0, 3])), ("s2.json", shard_doc(1, 3, [1])), ("s3.json", shard_doc(2, 3, [2]))]
     for _, d in parts:
         assert d.tables[0].coverage.percent is not None and d.tables[0].coverage.percent < 100
     m = merge(parts)
@@ -52,22 +23,22 @@ def test_three_shards_give_the_unsharded_coverage() -> None:
 
 
 def test_a_missing_shard_names_the_items_that_never_ran() -> None:
-    m = merge([("s1.json", _shard(0, 3, [0, 3])), ("s2.json", _shard(1, 3, [1]))])
+    m = merge([("s1.json", shard_doc(0, 3, [0, 3])), ("s2.json", shard_doc(1, 3, [1]))])
     assert m.problems == ("shard 3 of 3 missing: 1 items never ran",)
     assert m.doc.tables[0].coverage.percent is not None and m.doc.tables[0].coverage.percent < 100
 
 
 def test_a_shard_twice_and_shards_that_ran_the_same_items() -> None:
-    m = merge([("a.json", _shard(0, 2, [0, 1])), ("b.json", _shard(0, 2, [0, 1])), ("c.json", _shard(1, 2, [2, 3]))])
+    m = merge([("a.json", shard_doc(0, 2, [0, 1])), ("b.json", shard_doc(0, 2, [0, 1])), ("c.json", shard_doc(1, 2, [2, 3]))])
     assert m.problems == ("shard 1 of 2 given twice: a.json, b.json",)
-    m = merge([("a.json", _shard(0, 2, [0, 1, 2, 3])), ("b.json", _shard(1, 2, [0, 1, 2, 3]))])
+    m = merge([("a.json", shard_doc(0, 2, [0, 1, 2, 3])), ("b.json", shard_doc(1, 2, [0, 1, 2, 3]))])
     assert any("ran the same 4 items: a splitter that did not split" in p for p in m.problems), m.problems
 
 
 def test_an_empty_shard_and_items_never_reported() -> None:
-    m = merge([("a.json", _shard(0, 2, [0, 1, 2, 3])), ("b.json", _shard(1, 2, []))])
+    m = merge([("a.json", shard_doc(0, 2, [0, 1, 2, 3])), ("b.json", shard_doc(1, 2, []))])
     assert m.problems == ("b.json (shard 2 of 2) ran no @pairwise item (an empty shard)",)
-    m = merge([("a.json", _shard(0, 2, [0, 1])), ("b.json", _shard(1, 2, [2, 3], outcome="not_run"))])
+    m = merge([("a.json", shard_doc(0, 2, [0, 1])), ("b.json", shard_doc(1, 2, [2, 3], outcome="not_run"))])
     assert "b.json (shard 2 of 2): 2 items collected but never reported" in m.problems[0]
     assert m.doc.tables[0].coverage.percent is not None and m.doc.tables[0].coverage.percent < 100
 
@@ -75,17 +46,17 @@ def test_an_empty_shard_and_items_never_reported() -> None:
 def test_a_table_built_two_ways_is_an_error_naming_the_test() -> None:
     other = [[0, 0, 0], [1, 1, 1], [2, 2, 2], [0, 1, 2]]
     with pytest.raises(RunsDisagree) as info:
-        merge([("a.json", _shard(0, 2, [0, 1])), ("b.json", _shard(1, 2, [2, 3], rows=other, values=3))])
+        merge([("a.json", shard_doc(0, 2, [0, 1])), ("b.json", shard_doc(1, 2, [2, 3], rows=other, values=3))])
     text = str(info.value)
     assert text.startswith("in t.py::test_t: a.json and b.json ran another table (table 0): ")
     assert "axis 'a': values ['0', '1'] vs ['0', '1', '2']" in text
     with pytest.raises(RunsDisagree, match="the rows"):
-        merge([("a.json", _shard(0, 2, [0, 1])), ("b.json", _shard(1, 2, [0, 1], rows=ROWS[::-1]))])
+        merge([("a.json", shard_doc(0, 2, [0, 1])), ("b.json", shard_doc(1, 2, [0, 1], rows=ROWS[::-1]))])
 
 
 def test_per_platform_unions_and_the_tuples_one_platform_ran() -> None:
-    parts = [("cuda.json", _shard(0, 0, [0, 1, 2, 3], platform="cuda")),
-             ("rocm.json", _shard(0, 0, [0, 1], platform="rocm"))]
+    parts = [("cuda.json", shard_doc(0, 0, [0, 1, 2, 3], platform="cuda")),
+             ("rocm.json", shard_doc(0, 0, [0, 1], platform="rocm"))]
     groups = by_platform(parts)
     assert list(groups) == ["cuda", "rocm"]
     merged = {name: merge(g) for name, g in groups.items()}
