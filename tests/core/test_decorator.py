@@ -84,7 +84,7 @@ def test_reserved_name_used_as_axis(name: str) -> None:
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"mode": "fast"}, "mode='fast' is not a mode; use 'cover' or 'full'"),
+        ({"mode": "fast"}, "mode='fast' is not a pairwise mode; use one of: cover, full"),
         ({"effort": -1}, r"effort must be an int >= 0 .*got effort=-1"),  # EngineOptions decides
         ({"strength": True}, "'strength' is an option"),
         ({"constraints": lambda a: True}, "must be a list of predicates"),
