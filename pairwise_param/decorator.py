@@ -68,7 +68,7 @@ from types import MappingProxyType
 from typing import Any, TypeVar, cast
 
 from pairwise_param.contract import MARK, PLUGIN_FIXTURE
-from pairwise_param.decorator_options import OPTIONS, RESERVED, Context, Option
+from pairwise_param.decorator_options import OPTIONS, RESERVED, Context, Option, close_option
 from pairwise_param.errors import DuplicateAxis, InvalidArgument, PairwiseError
 from pairwise_param.model import Model
 from pairwise_param.tables.invalid import Split, split_model, unwrap_invalid
@@ -231,6 +231,36 @@ def _axes(axes_mapping: Any, axes: Mapping[str, Any], where: str) -> dict[str, A
     return mapping
 
 
+def _where(obj: Any) -> str:
+    return f"{getattr(obj, '__module__', '?')}::{getattr(obj, '__qualname__', repr(obj))}"
+
+
+def _check_option_typos(obj: Any, axes: Mapping[str, Any], where: str) -> None:
+    """A keyword axis that is no argument of the test and looks like an option
+    (``strenght=3``, ``constraint=[...]``) is a misspelt option: say which one (the
+    plugin would only say "add 'strenght' to the signature")."""
+    import inspect
+
+    if not inspect.isfunction(obj):
+        return  # a class (its methods take the axes) or a wrapped callable: the plugin checks
+    try:
+        params = inspect.signature(obj).parameters
+    except (TypeError, ValueError):
+        return
+    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return
+    for name, values in axes.items():
+        option = close_option(name) if name not in params else None
+        if option is not None:
+            shown = ", ".join(params) or "none"
+            raise InvalidArgument(
+                f"{name}={values!r}: {name!r} is not an option of @pairwise; did you mean "
+                f"{option.name}={values!r}? (as an axis, {name!r} is not an argument of the test "
+                f"either; its arguments: {shown})",
+                where=where,
+            )
+
+
 def _spec(where: str, axes_mapping: Any, axes: Mapping[str, Any], given: Mapping[str, Any]) -> PairwiseSpec:
     """Validate everything ``@pairwise(...)`` was given into a spec; every error names ``where``."""
     mapping = _axes(axes_mapping, axes, where)
@@ -293,13 +323,22 @@ def pairwise(
     the test.
     """
     given = {name: value for name, value in locals().items() if name in RESERVED}
+    if callable(axes_mapping) and not isinstance(axes_mapping, Mapping) and not axes:
+        # `@pairwise` without a call: the test itself arrived as the axes (pytest would say
+        # "fixture 'obj' not found" of the function returned here)
+        raise InvalidArgument(
+            "@pairwise is used without arguments; call it with the axes: "
+            "@pairwise(dtype=[torch.float16, torch.bfloat16], padded=[False, True])",
+            where=_where(axes_mapping),
+        ).with_traceback(None)
 
     def apply(obj: F) -> F:
         __tracebackhide__ = True  # pytest shows the user's decorator line, not ours
         import pytest
 
-        where = f"{getattr(obj, '__module__', '?')}::{getattr(obj, '__qualname__', repr(obj))}"
+        where = _where(obj)
         try:
+            _check_option_typos(obj, axes, where)
             spec = _spec(where, axes_mapping, axes, given)
         except PairwiseError as exc:
             error = exc

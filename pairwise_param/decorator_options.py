@@ -26,7 +26,7 @@ from pairwise_param.constraints import constraint_list
 from pairwise_param.contract import ID_STYLES
 from pairwise_param.errors import InvalidArgument
 
-__all__ = ["OPTIONS", "RESERVED", "Context", "Option"]
+__all__ = ["OPTIONS", "RESERVED", "Context", "Option", "close_option"]
 
 
 @dataclass(frozen=True)
@@ -313,3 +313,13 @@ OPTIONS: tuple[Option, ...] = (
 
 #: Option names of ``@pairwise``, in declaration order.
 RESERVED: tuple[str, ...] = tuple(o.name for o in OPTIONS)
+
+
+def close_option(name: str) -> Option | None:
+    """The option of ``@pairwise`` that ``name`` most likely misspells (``strenght``,
+    ``constraint``), or ``None``: the did-you-mean of a keyword that is neither an option
+    nor an argument of the test."""
+    import difflib
+
+    close = difflib.get_close_matches(name, RESERVED, n=1, cutoff=0.75)
+    return next(o for o in OPTIONS if o.name == close[0]) if close else None
