@@ -140,7 +140,7 @@ def run_options() -> str:
         "|---|---|---|---|",
     ]
     for o in RUN_OPTIONS:
-        flag = f"`{o.flag}`" if o.switch or not metavar(o) else f"`{o.flag}={metavar(o)}`"
+        flag = "" if not o.flag else f"`{o.flag}`" if o.switch or not metavar(o) else f"`{o.flag}={metavar(o)}`"
         env = f"`{o.env}`" if o.env else ""
         ini = f"`{o.ini}`" if o.ini else ""
         lines.append(f"| {_cell(flag)} | {env} | {ini} | {_cell(describe(o))} |")

@@ -91,8 +91,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         elif option.flag:
             group.addoption(option.flag, dest=option.dest, default=None, metavar=modes.metavar(option),
                             help=modes.flag_help(option))
-        if option.ini and option.ini_int:
+        if option.ini_type == "int":
             _add_int_ini(parser, option.ini, modes.ini_help(option))
+        elif option.ini_type == "args":
+            parser.addini(option.ini, modes.ini_help(option), type="args", default=[])
         elif option.ini:
             parser.addini(option.ini, modes.ini_help(option), default="")
 
@@ -127,6 +129,8 @@ def _ini_text(config: pytest.Config, option: modes.RunOption) -> str:
         value = config.getini(option.ini)
     except (TypeError, ValueError) as exc:
         raise pytest.UsageError(f"pairwise-param: {option.ini} (ini) is not valid: {exc}") from None
+    if isinstance(value, list):  # an "args" key: its words
+        return " ".join(str(v) for v in value)
     return "" if value is None else str(value)
 
 
@@ -156,6 +160,7 @@ def pytest_configure(config: pytest.Config) -> None:
             flags={o.name: config.getoption(o.dest) for o in modes.RUN_OPTIONS if o.flag},
             environ=os.environ,
             ini={o.name: _ini_text(config, o) for o in modes.RUN_OPTIONS if o.ini},
+            option_value=config.getoption,  # pairwise_full_when's flags (a conftest's --full)
         )
     except modes.ModeError as exc:
         raise pytest.UsageError(f"pairwise-param: {exc}") from None
@@ -438,7 +443,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
                 "pairwise-param: exit status 1: -W error turns the executed-coverage PairwiseWarning into a failure",
                 red=True,
             )
-    line = summary_line(summary)
+    line = summary_line(summary, modes.mode_why(state.settings))
     if config.getoption("verbose", 0) > 0:
         c = summary["cache"]
         line += f" [tables: {c['built']} built, {c['disk']} from cache, {c['memo']} reused]"

@@ -56,6 +56,7 @@ run-time settings can only make a test more thorough, never less:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
@@ -74,6 +75,7 @@ __all__ = [
     "flag_help",
     "ini_help",
     "metavar",
+    "mode_why",
     "resolve",
 ]
 
@@ -125,6 +127,9 @@ class Settings(NamedTuple):
     extra_rows: str | None = None
     #: ``--pairwise-replay``: a run file, or ``last`` (None: no replay)
     replay: str | None = None
+    #: ``pairwise_full_when``: the project's own switches of full mode (``--full``,
+    #: ``env:SGLANG_JIT_KERNEL_RUN_FULL_TESTS``), as written
+    full_when: tuple[str, ...] = ()
 
 
 # -- parsers: (text, source) -> value; a bad value raises ModeError naming source --------
@@ -170,6 +175,24 @@ def _parse_text(text: str, source: str) -> str:
     return text.strip()
 
 
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _parse_full_when(text: str, source: str) -> tuple[str, ...]:
+    """Blank-separated switches, each ``--FLAG`` (or ``-F``) or ``env:VAR``."""
+    switches = tuple(text.split())
+    for switch in switches:
+        if switch.startswith("env:") and _ENV_NAME.fullmatch(switch[4:]):
+            continue
+        if switch.startswith("-") and len(switch) > 1 and "=" not in switch:
+            continue
+        raise ModeError(
+            f"{source}={text!r}: {switch!r} is neither a flag (--full) nor an environment variable "
+            "(env:SGLANG_JIT_KERNEL_RUN_FULL_TESTS); list the project's own switches of full mode"
+        )
+    return switches
+
+
 def _parse_file(text: str, source: str) -> str:
     """A file to write: a name that is not blank and not a directory."""
     from pathlib import Path
@@ -202,8 +225,9 @@ class RunOption(NamedTuple):
     metavar: str = ""
     #: a flag without argument (``store_true``)
     switch: bool = False
-    #: the ini key takes an integer (a native TOML ``3``) as well as text
-    ini_int: bool = False
+    #: how pytest reads the ini key: ``""`` text, ``"int"`` an integer (a native TOML
+    #: ``3``) as well as text, ``"args"`` blank-separated words (or a TOML list)
+    ini_type: str = ""
 
     @property
     def dest(self) -> str:
@@ -234,7 +258,7 @@ RUN_OPTIONS: tuple[RunOption, ...] = (
         "strength", "--pairwise-strength",
         "strength t of every table (an integer >= 1; a test's own strength= is a floor; clamped to "
         "the test's number of axes).",
-        env=ENV_STRENGTH, ini="pairwise_strength", parse=_parse_strength, metavar="N", ini_int=True,
+        env=ENV_STRENGTH, ini="pairwise_strength", parse=_parse_strength, metavar="N", ini_type="int",
     ),
     RunOption(
         "no_cache", "--pairwise-no-cache", "do not read or write covering tables in pytest's cache directory.",
@@ -279,6 +303,14 @@ RUN_OPTIONS: tuple[RunOption, ...] = (
         env=ENV_HISTORY, ini="pairwise_history", metavar="PATH",
     ),
     RunOption(
+        "full_when", "",
+        "the project's own switches of full mode, blank-separated: --FLAG (a flag its conftest registers, "
+        "e.g. --full) or env:VAR (e.g. env:SGLANG_JIT_KERNEL_RUN_FULL_TESTS, true when 1/true/yes/on); "
+        "one that is on runs full mode, unless --pairwise-mode or PAIRWISE_MODE says otherwise (it wins "
+        "over pairwise_mode).",
+        ini="pairwise_full_when", parse=_parse_full_when, ini_type="args",
+    ),
+    RunOption(
         "replay", "--pairwise-replay",
         "run exactly the rows each table ran in a past run: RUNFILE is a --pairwise-report file, or "
         "'last' (the last run, from pytest's cache).",
@@ -308,7 +340,8 @@ def flag_help(option: RunOption) -> str:
 
 def ini_help(option: RunOption) -> str:
     """The help of the option's ini key (``pytest --help``'s ini section)."""
-    return f"pairwise-param: {describe(option)} (flag: {option.flag})"
+    flag = f" (flag: {option.flag})" if option.flag else ""
+    return f"pairwise-param: {describe(option)}{flag}"
 
 
 def metavar(option: RunOption) -> str:
@@ -331,11 +364,14 @@ def resolve(
     flags: Mapping[str, Any] | None = None,
     environ: Mapping[str, str] | None = None,
     ini: Mapping[str, str | None] | None = None,
+    option_value: Callable[[str], Any] | None = None,
 ) -> Settings:
     """Combine the three sources (flag > env > ini) into :class:`Settings`.
 
     ``flags`` and ``ini`` map an option's name (``"mode"``) to what pytest read
-    (``None`` or ``""``: unset); ``environ`` is the process environment."""
+    (``None`` or ``""``: unset); ``environ`` is the process environment;
+    ``option_value("--full")`` reads a flag of the run (``config.getoption``), for
+    ``pairwise_full_when`` (see :func:`_full_when`)."""
     flags = flags or {}
     env = environ if environ is not None else {}
     ini = ini or {}
@@ -360,11 +396,67 @@ def resolve(
             continue
         if option.name in ("mode", "strength"):
             values[option.name + "_source"] = got[1]
-    if env_errors:
-        values["env_error"] = (
-            f"environment variable {'; '.join(env_errors)} (unset it, or override it with the flag)"
-        )
+    deferred = [f"environment variable {'; '.join(env_errors)} (unset it, or override it with the flag)"
+                ] if env_errors else []
+    if values.get("full_when") and values.get("mode_source", "default") in ("default", "pairwise_mode (ini)"):
+        try:
+            why = _full_when(values["full_when"], env, option_value)
+        except ModeError as exc:
+            deferred.append(str(exc))
+        else:
+            if why:
+                values["mode"], values["mode_source"] = MODES[1], f"pairwise_full_when: {why}"
+    if deferred:
+        values["env_error"] = "; ".join(deferred)
     return Settings(**values)
+
+
+def _full_when(switches: tuple[str, ...], environ: Mapping[str, str],
+               option_value: Callable[[str], Any] | None) -> str:
+    """Which of the project's switches is on, as the summary shows it (``--full``, ``env
+    SGLANG_JIT_KERNEL_RUN_FULL_TESTS=1``), or ``""``.  A variable set to anything but a
+    boolean, or a flag no plugin or conftest of the run registers, raises
+    :class:`ModeError`: a misspelt switch must not quietly run the small table.  Like a
+    bad environment value, it is raised only where a table is expanded."""
+    where = "pairwise_full_when (ini)"
+    for switch in switches:
+        if switch.startswith("env:"):
+            name = switch[4:]
+            raw = environ.get(name, "")
+            if raw.strip().lower() in _TRUE:
+                return f"env {name}={raw.strip()}"
+            if raw.strip() and raw.strip().lower() not in _FALSE:
+                raise ModeError(f"{where}: env {name}={raw!r} is not a boolean; use one of: "
+                                f"{', '.join(_TRUE + _FALSE)}")
+            continue
+        if option_value is None:
+            continue
+        try:
+            value = option_value(switch)
+        except (ValueError, KeyError, AttributeError):
+            raise ModeError(
+                f"{where}: {switch} is not an option of this pytest run (no plugin or conftest registers "
+                "it); register it in a conftest's pytest_addoption, or drop it from pairwise_full_when"
+            ) from None
+        if isinstance(value, str):
+            on = value.strip() != "" and value.strip().lower() not in _FALSE
+        else:
+            on = value is not None and value is not False and value != 0
+        if on:
+            return switch if value is True else f"{switch}={value}"
+    return ""
+
+
+def mode_why(settings: Settings) -> str:
+    """Why the run has its mode, for the summary line (``""``: the default, with no
+    switch of the project's configured): the flag, variable or ini key that set it,
+    ``pairwise_full_when: env SGLANG_JIT_KERNEL_RUN_FULL_TESTS=1``, or which switches
+    were all off."""
+    source = settings.mode_source
+    if not settings.full_when or source not in ("default", "pairwise_mode (ini)"):
+        return "" if source == "default" else source  # the flag, PAIRWISE_MODE or a switch that is on
+    off = f"pairwise_full_when: none on of {', '.join(settings.full_when)}"
+    return off if source == "default" else f"{source}; {off}"
 
 
 def effective(
