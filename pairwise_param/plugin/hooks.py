@@ -51,6 +51,17 @@ _RUN_KEY = "pairwise_param.run"
 _ROTATION_KEY = "pairwise_param.rotation"
 
 
+#: configured pytest sessions of this process with this plugin registered (pytest_configure
+#: adds one, pytest_unconfigure takes it back): ``pairwise_param.compat`` reads it through
+#: :func:`sessions` to know whether ``@pairwise`` will be expanded
+_SESSIONS = [0]
+
+
+def sessions() -> int:
+    """How many pytest sessions of this process have the plugin configured now."""
+    return _SESSIONS[0]
+
+
 class _State:
     """The session's state (a plain class: a dataclass costs about a millisecond
     to define, in every pytest run)."""
@@ -166,11 +177,17 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"pairwise-param: {exc}") from None
     use_disk = not settings.no_cache and getattr(config, "cache", None) is not None
     config.stash[_STATE] = state = _State(settings=settings, use_disk=use_disk)
+    _SESSIONS[0] += 1  # taken back by pytest_unconfigure, which finds the state
     if settings.extra_rows is not None:
         from pairwise_param.plugin.followup import read_requests
 
         state.extra = read_requests(settings.extra_rows)
     _rows_for(config, state)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if config.stash.get(_STATE, None) is not None:
+        _SESSIONS[0] -= 1
 
 
 def _rows_for(config: pytest.Config, state: _State) -> None:
