@@ -41,6 +41,11 @@ The options (the entries of :data:`RUN_OPTIONS`, in ``pytest --help`` order):
   (:mod:`pairwise_param.plugin.rotation`);
 * ``--pairwise-history=PATH`` / ``PAIRWISE_HISTORY`` / ``pairwise_history``: the
   history file (default: in pytest's cache directory);
+* ``pairwise_full_when`` (ini only): the project's own switches of full mode, its flags
+  (``--full``, registered by its conftest) and environment variables
+  (``env:SGLANG_JIT_KERNEL_RUN_FULL_TESTS``); the first that is on sets the mode to
+  ``full``, below ``--pairwise-mode`` and ``PAIRWISE_MODE`` and above ``pairwise_mode``
+  (:func:`_full_when`; :func:`mode_why` says why for the summary line);
 * ``--pairwise-replay=RUNFILE``: the rows of a past run.
 
 Per test (see :func:`effective`): settings on the decorator are floors, the
