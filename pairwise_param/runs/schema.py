@@ -357,7 +357,7 @@ def _good_indices(row: Any) -> bool:
 
 
 #: fast acceptance of the schema parts a big run repeats most (by identity of the sub-schema)
-_FAST: dict[int, Any] = {id(_ITEM): _good_item, id(_INDICES): _good_indices}
+_FAST: dict[int, Any] = {id(_ITEM): _good_item, id(_INDICES): _good_indices, id(_STR): lambda x: type(x) is str}
 
 
 def _short(value: Any) -> str:
