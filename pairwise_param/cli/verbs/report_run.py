@@ -50,10 +50,7 @@ def _expand(given: list[str]) -> list[str]:
             if not found:
                 raise UsageError(f"--run {arg!r}: no file matches")
         elif Path(arg).is_dir() and not (Path(arg) / "v" / "pairwise" / "lastrun").is_file():
-            found = sorted(str(p) for p in Path(arg).glob("*.json"))
-            if not found:
-                raise UsageError(f"--run {arg!r}: no run file (*.json) in this directory, and it is no pytest "
-                                 "cache directory with a recorded run")
+            found = sorted(str(p) for p in Path(arg).glob("*.json")) or [arg]  # none: said by _load_run
         else:
             found = [arg]
         out.extend(f for f in found if f not in out)
@@ -69,7 +66,8 @@ def _load_run(path: str) -> RunDocument:
     if p.is_dir():
         p = p / "v" / "pairwise" / "lastrun"
         if not p.is_file():
-            raise UsageError(f"--run {path!r}: no pairwise-param run recorded in this pytest cache directory ({p})")
+            raise UsageError(f"--run {path!r}: no pairwise-param run recorded in this pytest cache directory ({p}), "
+                             "and no run file (*.json) in it")
     try:
         return load(p)
     except InvalidRunFile as exc:
