@@ -35,7 +35,8 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,7 @@ from pairwise_param.runs.analysis import is_executed
 
 __all__ = [
     "CACHE_DIR", "DEFAULT_PATH", "FILE_NAME", "MAX_RUNS", "SCHEMA_ID", "SCHEMA_VERSION",
-    "History", "HistoryTable", "Progress", "progress", "read", "render", "write",
+    "History", "HistoryTable", "Progress", "progress", "read", "render", "update", "write",
 ]
 
 SCHEMA_ID = "pairwise-param/history"
@@ -72,9 +73,18 @@ class HistoryTable:
     axes: tuple[str, ...]
     runs: tuple[tuple[Row, ...], ...]
     coverable: tuple[int, ...] = ()
+    #: every row the table's last recorded run had (executed or not): what ``--lf``
+    #: runs again, exactly (() when not known)
+    last: tuple[Row, ...] = ()
+
+    def fits(self, sizes: Sequence[int]) -> bool:
+        """Are this table's sizes ``sizes``, and every row of its runs a row of them?"""
+        return tuple(sizes) == self.sizes and all(
+            len(r) == len(sizes) and all(x < s for x, s in zip(r, sizes)) for run in (*self.runs, self.last) for r in run
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        doc = {
             "test": self.test,
             "table": self.table,
             "fingerprint": self.fingerprint,
@@ -84,6 +94,9 @@ class HistoryTable:
             "coverable": list(self.coverable),
             "runs": [[list(r) for r in run] for run in self.runs],
         }
+        if self.last:
+            doc["last"] = [list(r) for r in self.last]
+        return doc
 
 
 @dataclass(frozen=True)
@@ -120,7 +133,8 @@ class History:
             key = (str(doc["test"]), int(doc.get("table", 0)))
             old = tables.get(key)
             fingerprint = str(doc["fingerprint"])
-            same = old is not None and old.fingerprint == fingerprint
+            sizes = tuple(len(a["values"]) for a in doc["axes"])
+            same = old is not None and old.fingerprint == fingerprint and old.sizes == sizes
             past = old.runs if old is not None and same else ()
             known = (coverable or {}).get(f"{key[1]}:{key[0]}")
             counts = tuple(int(x) for x in known) if known else (old.coverable if old is not None and same else ())
@@ -129,10 +143,11 @@ class History:
                 table=key[1],
                 fingerprint=fingerprint,
                 strength=int(doc["strength"]),
-                sizes=tuple(len(a["values"]) for a in doc["axes"]),
+                sizes=sizes,
                 axes=tuple(str(a["name"]) for a in doc["axes"]),
                 runs=(*past, run)[-max_runs:],
                 coverable=counts,
+                last=tuple(rows),
             )
         return History(tables)
 
@@ -177,8 +192,12 @@ def _table(doc: Any, k: int) -> HistoryTable:
             rows.append(cells)
         runs.append(tuple(rows))
     coverable = _ints(doc.get("coverable", []), f"{where}.coverable")
+    last = doc.get("last", [])
+    if not isinstance(last, list):
+        raise _Corrupt(f"{where}.last is not a list of rows")
     return HistoryTable(
-        doc["test"], doc["table"], doc["fingerprint"], doc["strength"], sizes, tuple(axes), tuple(runs), coverable
+        doc["test"], doc["table"], doc["fingerprint"], doc["strength"], sizes, tuple(axes), tuple(runs), coverable,
+        tuple(_ints(r, f"{where}.last[{i}]") for i, r in enumerate(last)),
     )
 
 
@@ -210,6 +229,72 @@ def read(path: str | os.PathLike[str]) -> tuple[History | None, str]:
         return parse(json.loads(text)), ""
     except (ValueError, RecursionError) as exc:
         return None, f"the history file {target} is corrupt ({exc})"
+
+
+#: how long :func:`update` waits for another process's lock on the same history (seconds)
+LOCK_WAIT = 120.0
+
+
+@contextlib.contextmanager
+def _locked(target: Path) -> Iterator[None]:
+    """Hold ``<target>.lock`` (an advisory ``flock`` where the platform has it, else a
+    file created exclusively), so two runs sharing one history merge in turn."""
+    lock = target.with_name(target.name + ".lock")
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        fcntl = None  # type: ignore[assignment]
+    if fcntl is not None:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            deadline = time.monotonic() + LOCK_WAIT
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise OSError(f"another run has held {lock} for more than {LOCK_WAIT:g} s") from None
+                    time.sleep(0.05)
+            yield
+        finally:
+            os.close(fd)  # closing releases the lock
+        return
+    deadline = time.monotonic() + LOCK_WAIT  # pragma: no cover - Windows
+    while True:  # pragma: no cover
+        try:
+            os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+            break
+        except FileExistsError:
+            if time.monotonic() > deadline:
+                raise OSError(f"another run has held {lock} for more than {LOCK_WAIT:g} s (delete it if no run is going on)") from None
+            time.sleep(0.05)
+    try:  # pragma: no cover
+        yield
+    finally:  # pragma: no cover
+        with contextlib.suppress(OSError):
+            os.unlink(lock)
+
+
+def update(path: str | os.PathLike[str], change: Callable[[History], History]) -> str:
+    """Apply ``change`` to the history at ``path`` as it is NOW (read under a lock,
+    written atomically before the lock is released), so runs sharing one file keep
+    each other's runs.  A corrupt file is moved aside to ``<path>.corrupt`` (the
+    user's bytes are kept) and a fresh history is written.  Returns "" or a note
+    (the file was corrupt); ``OSError`` when it cannot be written."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    note = ""
+    with _locked(target):
+        current, problem = read(target)
+        if current is None:
+            current = History()
+            if problem and not problem.startswith("no history file"):
+                aside = target.with_name(target.name + ".corrupt")
+                os.replace(target, aside)
+                note = f"{problem}; kept as {aside}, a fresh history was written"
+        write(target, change(current))
+    return note
 
 
 def write(path: str | os.PathLike[str], history: History) -> None:
