@@ -30,6 +30,12 @@ runs pytest):
   one minimal combination, or, for several independent faults behind one
   signature, to a union of them that explains every failing row, each cause
   without a rival holding the same failing rows;
+* a single candidate is an answer only when the failing rows holding it share no
+  other cell (:meth:`Group.pinned`; a follow-up row keeping it and changing the rest
+  settles that): a fault of t+1 values (what a rotated table exposes) leaves one
+  t-value candidate in a complete run, and the follow-up row clears it; when no
+  combination of <= t values explains the failures, candidates of up to t+2 values
+  are searched (:data:`PAST_T`);
 * partial runs (``-x``, ``--maxfail``, an interrupted run: items that never ran):
   a group of such a table is ``partial``, and a single candidate is only an
   answer once a follow-up row that holds it (every other value changed) failed
@@ -57,6 +63,9 @@ __all__ = ["REQUEST_FORMAT", "Group", "Search", "build_row", "decided", "groups"
 REQUEST_FORMAT = 1
 #: steps of the search for a row not run before (then the request is dropped)
 _SEARCH_LIMIT = 100_000
+#: how many values past the table's strength t a candidate may have (a rotated table
+#: exposes faults of t+1 and t+2 values)
+PAST_T = 2
 
 
 @dataclass
@@ -86,9 +95,33 @@ class Group:
         return (self.test, self.table, self.shape, self.signature)
 
     def verdict(self) -> Verdict:
+        """The ranking at the table's strength t, or past it (up to t+2 values) when no
+        combination of <= t values holds in every failing row: a fault a rotated table
+        exposes needs t+1 or t+2 values by design."""
         from pairwise_param.runs.locate import suspicious
 
-        return suspicious(self.failing, self.passing, self.strength)
+        first = suspicious(self.failing, self.passing, self.strength)
+        if first.explaining:
+            return first
+        for size in range(self.strength + 1, min(len(self.axes), self.strength + PAST_T) + 1):
+            wider = suspicious(self.failing, self.passing, size)
+            if wider.explaining:
+                return wider
+        return first
+
+    def pinned(self, c: Combination) -> bool:
+        """Do the failing rows that hold ``c`` share nothing else (no other cell, on an
+        axis of more than one value)?  Else a fault of ``c`` and those cells together
+        is not ruled out: ``c`` is unconfirmed until a follow-up row holding it, with
+        the others changed, fails."""
+        held = [r for r in self.failing if all(r[a] == v for a, v in c)]
+        if not held:
+            return False
+        axes = {a for a, _ in c}
+        return not any(
+            a not in axes and len(self.axes[a]["values"]) > 1 and all(r[a] == held[0][a] for r in held)
+            for a in range(len(held[0]))
+        )
 
     def explaining(self) -> list[Combination]:
         """The candidates held by every failing row, best ranked first; when none
@@ -155,13 +188,15 @@ class Group:
         every failing row holds one, no rival candidate holds the same rows, no axis has
         every value among them (that would say "whatever the axis is") and each cause is
         confirmed by a follow-up row holding it alone; ``("unconfirmed", [c])``: a partial
-        run's single candidate no follow-up row has failed with yet; ``("ambiguous",
+        run's single candidate no follow-up row has failed with yet, or one whose failing
+        rows share other cells too (not :meth:`pinned`: a fault of more values is not ruled
+        out); ``("ambiguous",
         candidates)`` or ``("unexplained", candidates)`` (a union still to confirm first)."""
         v = self.verdict()
         cands = self.explaining()
         if v.explaining == 1 and len(cands) == 1:
             c = cands[0]
-            if self.partial and not self._confirmed(c):
+            if (self.partial and not self._confirmed(c)) or not self.pinned(c):
                 return "unconfirmed", [c]
             return "found", [c]
         if v.explaining > 1:
