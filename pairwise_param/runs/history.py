@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import operator
 import os
 import tempfile
 import time
@@ -44,7 +45,7 @@ from typing import Any
 from pairwise_param.runs.analysis import is_executed
 
 __all__ = [
-    "CACHE_DIR", "DEFAULT_PATH", "FILE_NAME", "MAX_RUNS", "SCHEMA_ID", "SCHEMA_VERSION",
+    "CACHE_DIR", "DEFAULT_PATH", "FILE_NAME", "MAX_RUNS", "REPORT_LIMIT", "SCHEMA_ID", "SCHEMA_VERSION",
     "History", "HistoryTable", "Progress", "progress", "read", "render", "update", "write",
 ]
 
@@ -163,8 +164,12 @@ class _Corrupt(ValueError):
     pass
 
 
+_INT = frozenset({int})
+
+
 def _ints(value: Any, what: str) -> tuple[int, ...]:
-    if not isinstance(value, list) or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in value):
+    # type() is int: no bool, no float; map/min at C speed (a history holds millions of cells)
+    if type(value) is not list or not _INT.issuperset(map(type, value)) or (value and min(value) < 0):
         raise _Corrupt(f"{what} is not a list of integers >= 0")
     return tuple(value)
 
@@ -187,7 +192,7 @@ def _table(doc: Any, k: int) -> HistoryTable:
         rows = []
         for i, row in enumerate(run):
             cells = _ints(row, f"{where}.runs[{j}][{i}]")
-            if len(cells) != len(sizes) or any(x >= s for x, s in zip(cells, sizes)):
+            if len(cells) != len(sizes) or not all(map(operator.lt, cells, sizes)):
                 raise _Corrupt(f"{where}.runs[{j}][{i}] = {list(cells)} is not a row of sizes {list(sizes)}")
             rows.append(cells)
         runs.append(tuple(rows))
@@ -315,46 +320,83 @@ def write(path: str | os.PathLike[str], history: History) -> None:
 
 
 # -- the report (`pairwise-param report --history PATH`) ---------------------------------
+#: tuples a report may form per table and strength (distinct rows x scopes); past it
+#: that strength is not measured (shown "-", ``covered`` None): a 20 x 10 table's 64
+#: runs of distinct rows would form 59 million 4-tuples
+REPORT_LIMIT = 20_000_000
+
+
 @dataclass(frozen=True)
 class Progress:
     """One table's accumulated coverage over the last ``runs`` runs, at strengths
     t, t+1, t+2 (``covered`` tuples of ``coverable``; a strength above the number of
-    axes is left out), and how many more runs reach 100% at t+1 at the pace of the
-    last run (0: reached; None: the last run added nothing, or 100% is not known)."""
+    axes is left out; ``covered`` None: too many to measure, :data:`REPORT_LIMIT`),
+    and how many more runs reach 100% at t+1 at the pace of the last run (0:
+    reached; None: the last run added nothing, or 100% is not known)."""
 
     test: str
     table: int
     runs: int
     rows: int
     strengths: tuple[int, ...]
-    covered: tuple[int, ...]
+    covered: tuple[int | None, ...]
     coverable: tuple[int | None, ...]
     more_runs: int | None
 
     def percent(self, k: int) -> float | None:
-        total = self.coverable[k]
-        return None if not total else 100.0 * self.covered[k] / total
+        total, got = self.coverable[k], self.covered[k]
+        return None if not total or got is None else 100.0 * got / total
 
 
-def _tuples(rows: Iterable[Row], n: int, strength: int) -> set[tuple[int, Row]]:
+def _count(rows: Sequence[Row], n: int, strength: int) -> int | None:
+    """Distinct tuples of ``strength`` axes the ``rows`` hold (None past REPORT_LIMIT).
+    Per scope, a set of the zipped columns (C speed; one scope's tuples at a time)."""
+    import functools
     import itertools
+    import math
 
-    scopes = list(itertools.combinations(range(n), strength))
-    return {(si, tuple(row[a] for a in scope)) for row in rows for si, scope in enumerate(scopes)}
+    distinct = list(dict.fromkeys(rows))
+    if not distinct:
+        return 0
+    by_rows = len(distinct) * math.comb(n, strength)
+    sizes = [max(col) + 1 for col in zip(*distinct)]
+    by_values = _tuple_count(sizes, strength)
+    if min(by_rows, by_values) > REPORT_LIMIT:
+        return None
+    scopes = itertools.combinations(range(n), strength)
+    if by_rows <= by_values:  # per scope, the set of the zipped columns
+        columns = list(zip(*distinct))
+        return sum(len(set(zip(*(columns[a] for a in scope)))) for scope in scopes)
+    # few values, many rows: per axis and value, the rows holding it as a bit set; a tuple
+    # is covered when the AND of its cells' sets is not 0
+    held = [[0] * s for s in sizes]
+    for r, row in enumerate(distinct):
+        for a, v in enumerate(row):
+            held[a][v] |= 1 << r
+    return sum(sum(1 for sets in itertools.product(*(held[a] for a in scope)) if functools.reduce(operator.and_, sets))
+               for scope in scopes)
+
+
+def _tuple_count(sizes: Sequence[int], strength: int) -> int:
+    e = [1] + [0] * strength
+    for s in sizes:
+        for k in range(strength, 0, -1):
+            e[k] += e[k - 1] * s
+    return e[strength]
 
 
 def progress(entry: HistoryTable, last: int | None = None) -> Progress:
     """The :class:`Progress` of one table over its last ``last`` runs (None: all)."""
     runs = entry.runs[-last:] if last else entry.runs
     n = len(entry.sizes)
-    strengths = tuple(s for s in (entry.strength, entry.strength + 1, entry.strength + 2) if s <= n)
+    strengths = tuple(s for s in (entry.strength, entry.strength + 1, entry.strength + 2) if 0 < s <= n)
     rows = [r for run in runs for r in run]
-    covered = tuple(len(_tuples(rows, n, s)) for s in strengths)
+    covered = tuple(_count(rows, n, s) for s in strengths)
     coverable = tuple(entry.coverable[k] if k < len(entry.coverable) else None for k in range(len(strengths)))
     more: int | None = None
-    if len(strengths) > 1 and coverable[1]:
+    if len(strengths) > 1 and coverable[1] and covered[1] is not None:
         remaining = coverable[1] - covered[1]
-        before = len(_tuples([r for run in runs[:-1] for r in run], n, strengths[1]))
+        before = _count([r for run in runs[:-1] for r in run], n, strengths[1]) or 0
         gain = covered[1] - before
         more = 0 if remaining <= 0 else (-(-remaining // gain) if gain > 0 else None)
     return Progress(entry.test, entry.table, len(runs), len(runs[-1]) if runs else 0, strengths, covered,
@@ -371,6 +413,8 @@ def render(history: History, last: int | None = None, markdown: bool = False) ->
     def cell(p: Progress, k: int) -> str:
         if k >= len(p.strengths):
             return "-"
+        if p.covered[k] is None:
+            return f"- (too many to measure) t={p.strengths[k]}"
         pct = p.percent(k)
         shown = f"{pct:.1f}%" if pct is not None else "?"
         return f"{shown} ({p.covered[k]}/{p.coverable[k] if p.coverable[k] else '?'}) t={p.strengths[k]}"
