@@ -89,6 +89,10 @@ class Group:
     partial: bool = False
     #: follow-up rows that failed with this group's signature
     extra_failing: list[tuple[int, ...]] = field(default_factory=list)
+    #: single candidates :func:`requests` asked to pin down, and how many follow-up rows
+    #: had run by then (a failing row after that, built to change every shared cell
+    #: it could, pins the candidate: the cells it still shares are forced by constraints)
+    confirming: dict[Combination, int] = field(default_factory=dict)
 
     @property
     def key(self) -> tuple[str, int, str, str]:
@@ -109,19 +113,29 @@ class Group:
                 return wider
         return first
 
-    def pinned(self, c: Combination) -> bool:
-        """Do the failing rows that hold ``c`` share nothing else (no other cell, on an
-        axis of more than one value)?  Else a fault of ``c`` and those cells together
-        is not ruled out: ``c`` is unconfirmed until a follow-up row holding it, with
-        the others changed, fails."""
+    def shared(self, c: Combination) -> dict[int, int]:
+        """The cells outside ``c`` that every failing row holding ``c`` shares (axes of
+        more than one value): axis -> value."""
         held = [r for r in self.failing if all(r[a] == v for a, v in c)]
         if not held:
-            return False
+            return {}
         axes = {a for a, _ in c}
-        return not any(
-            a not in axes and len(self.axes[a]["values"]) > 1 and all(r[a] == held[0][a] for r in held)
-            for a in range(len(held[0]))
-        )
+        return {a: held[0][a] for a in range(len(held[0]))
+                if a not in axes and len(self.axes[a]["values"]) > 1 and all(r[a] == held[0][a] for r in held)}
+
+    def pinned(self, c: Combination) -> bool:
+        """Is ``c`` the whole cause?  Yes when the failing rows holding it share no other
+        cell, or when a follow-up row asked to pin it down (every shared cell changed
+        that the constraints let change) failed; else a fault of ``c`` and the shared
+        cells together is not ruled out."""
+        if not any(all(r[a] == v for a, v in c) for r in self.failing):
+            return False
+        if not self.shared(c):
+            return True
+        since = self.confirming.get(c)
+        return since is not None and any(
+            outcome in FAILURES and all(r[a] == v for a, v in c) and r in self.extra_failing
+            for r, outcome in self.extra[since:])
 
     def explaining(self) -> list[Combination]:
         """The candidates held by every failing row, best ranked first; when none
@@ -247,15 +261,19 @@ def groups(doc: Mapping[str, Any]) -> list[Group]:
     return out
 
 
-def _preferences(group: Group, keep: Combination, others: Sequence[Combination]) -> list[list[int]]:
+def _preferences(group: Group, keep: Combination, others: Sequence[Combination],
+                 confirm: bool = False) -> list[list[int]]:
     """Per axis, the values to try, best first: harmless (in a passing row of the
     shape) and unlike the failing rows and the other candidates, then harmless,
-    then the rest, each in table order."""
+    then the rest, each in table order.  ``confirm`` (a single candidate to pin
+    down, :meth:`Group.pinned`): any value but the one the failing rows holding it
+    share there first, then harmless."""
     n = len(group.axes)
     harmless = [sorted({r[a] for r in group.passing}) for a in range(n)]
     failing_vals = [{r[a] for r in group.failing} for a in range(n)]
     in_others = [{v for c in others for b, v in c if b == a} for a in range(n)]
     kept = dict(keep)
+    shared = group.shared(keep) if confirm else {}
     prefs: list[list[int]] = []
     for a in range(n):
         if a in kept:
@@ -263,7 +281,10 @@ def _preferences(group: Group, keep: Combination, others: Sequence[Combination])
             continue
         size = len(group.axes[a]["values"])
         good, avoid = set(harmless[a]), failing_vals[a] | in_others[a]
-        prefs.append(sorted(range(size), key=lambda v: (v not in good, v in avoid, v)))
+        if confirm:
+            prefs.append(sorted(range(size), key=lambda v: (shared.get(a) == v, v not in good, v)))
+        else:
+            prefs.append(sorted(range(size), key=lambda v: (v not in good, v in avoid, v)))
     return prefs
 
 
@@ -279,11 +300,13 @@ def requests(all_groups: Sequence[Group], budget: int) -> list[dict[str, Any]]:
             continue
         tried = {r for r, _ in g.extra}
         q = []
+        if kind == "unconfirmed":
+            g.confirming.setdefault(cands[0], len(g.extra))
         for c in cands:
             others = [o for o in cands if o != c]
             q.append({
                 "test": g.test, "table": g.table, "shape": g.shape, "signature": g.signature,
-                "keep": [list(cell) for cell in c], "prefer": _preferences(g, c, others),
+                "keep": [list(cell) for cell in c], "prefer": _preferences(g, c, others, kind == "unconfirmed"),
                 "exclude": [list(r) for r in sorted(tried | set(g.failing) | set(g.passing))],
             })
         queues.append(q)
