@@ -288,7 +288,12 @@ def _rows_for(config: pytest.Config, state: _State) -> None:
     path = Path(named) if named else default_history_path(getattr(config, "cache", None))
     if path is not None and not path.is_absolute():
         path = Path(str(config.invocation_params.dir)) / path
-    state.rows_for = rotation = Rotation.open(path, _rerun(config))
+    import os
+
+    from pairwise_param.plugin.rotation import build_id
+
+    sharded = any((config.getoption(name, None) or 0) > 1 for name in ("num_shards", "splits"))
+    state.rows_for = rotation = Rotation.open(path, _rerun(config), build_id(os.environ, sharded))
     if rotation.problem and not rotation.missing and getattr(config, "workerinput", None) is None:
         from pairwise_param.errors import PairwiseWarning
 

@@ -25,6 +25,7 @@ No pytest import at module level: the hooks hand in what they read.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,7 @@ from pairwise_param.errors import InvalidArgument
 from pairwise_param.model import Model
 from pairwise_param.tables.build import Table
 
-__all__ = ["Replay", "Rotation", "Seen", "default_history_path", "read_replay"]
+__all__ = ["BUILD_VARIABLES", "Replay", "Rotation", "Seen", "build_id", "default_history_path", "read_replay"]
 
 
 def default_history_path(cache: Any) -> Path | None:
@@ -67,8 +68,13 @@ class Seen:
 class Rotation:
     """The session's rotation: the history read at configure, and its file."""
 
-    def __init__(self, path: Path | None, history: Any, problem: str, rerun: frozenset[str] = frozenset()) -> None:
+    def __init__(self, path: Path | None, history: Any, problem: str, rerun: frozenset[str] = frozenset(),
+                 build: str = "") -> None:
         self.path = path
+        #: the CI build this run is a shard of ("": not a shard): every shard of a build
+        #: rotates against the runs before the build, so all run one table, and their
+        #: rows join one run of the history (:func:`build_id`)
+        self.build = build
         self.history = history  # pairwise_param.runs.history.History, or None
         self.problem = problem  # why the history cannot be used ("" when it can)
         #: --lf / --ff / --sw: the tests with a failure to rerun (their tables run the
@@ -81,15 +87,16 @@ class Rotation:
         self.notes: list[str] = []
 
     @classmethod
-    def open(cls, path: Path | None, rerun: frozenset[str] = frozenset()) -> Rotation:
+    def open(cls, path: Path | None, rerun: frozenset[str] = frozenset(), build: str = "") -> Rotation:
         from pairwise_param.runs.history import History, read
 
         if path is None:
-            return cls(None, None, "no history file: pytest's cache is off; give --pairwise-history=PATH", rerun)
+            return cls(None, None, "no history file: pytest's cache is off; give --pairwise-history=PATH", rerun,
+                       build)
         history, problem = read(path)
         if history is None:
-            return cls(path, History(), problem, rerun)  # missing or corrupt: the fixed tables, a fresh history
-        return cls(path, history, problem, rerun)
+            return cls(path, History(), problem, rerun, build)  # missing or corrupt: fixed tables, a fresh history
+        return cls(path, history, problem, rerun, build)
 
     @property
     def missing(self) -> bool:
@@ -137,12 +144,13 @@ class Rotation:
         if test in self.rerun and entry.last:
             seen.reran = True
             return replace(fixed, rows=tuple(entry.last))
-        if not entry.runs:
+        runs = entry.runs_before(self.build)
+        if not runs:
             return fixed
         from pairwise_param.tables.rotate import rotate
 
         self.rotated += 1
-        return rotate(model, fixed, entry.runs).table
+        return rotate(model, fixed, runs).table
 
     def _note(self, text: str) -> None:
         if text not in self.notes:
@@ -169,7 +177,30 @@ class Rotation:
                 coverable[key] = seen.coverable
         if not docs:
             return ""
-        return update(self.path, lambda history: history.recorded(docs, coverable=coverable))
+        return update(self.path, lambda history: history.recorded(docs, coverable=coverable, build=self.build))
+
+
+#: where a CI build's id is read from, in order (the first one set wins)
+BUILD_VARIABLES = ("PAIRWISE_BUILD", "BUILDKITE_BUILD_ID", "GITHUB_RUN_ID", "CI_PIPELINE_ID", "CIRCLE_WORKFLOW_ID")
+
+
+def build_id(env: Mapping[str, str], sharded: bool) -> str:
+    """The build a run belongs to, for rotation across shards: ``PAIRWISE_BUILD``
+    always; the CI's own build variables only when the run is a shard
+    (``sharded``: pytest-shard's ``--num-shards`` or pytest-split's ``--splits``
+    above 1), so that successive runs of one CI job still rotate.  GitHub's run id
+    takes its attempt (a re-run is a new build)."""
+    if env.get("PAIRWISE_BUILD", "").strip():
+        return env["PAIRWISE_BUILD"].strip()
+    if not sharded:
+        return ""
+    for name in BUILD_VARIABLES[1:]:
+        value = env.get(name, "").strip()
+        if value:
+            if name == "GITHUB_RUN_ID":
+                value += "." + env.get("GITHUB_RUN_ATTEMPT", "1")
+            return f"{name}={value}"
+    return ""
 
 
 class Replay:

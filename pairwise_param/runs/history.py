@@ -77,6 +77,20 @@ class HistoryTable:
     #: every row the table's last recorded run had (executed or not): what ``--lf``
     #: runs again, exactly (() when not known)
     last: tuple[Row, ...] = ()
+    #: the build each run was part of ("" unknown), parallel to ``runs``: the shards of
+    #: one build add to one run (the union of their rows) and rotate against the runs
+    #: before their build (:meth:`runs_before`)
+    builds: tuple[str, ...] = ()
+
+    def runs_before(self, build: str) -> tuple[tuple[Row, ...], ...]:
+        """The runs, without those of ``build`` (every run when ``build`` is "")."""
+        if not build:
+            return self.runs
+        tags = self._tags()
+        return tuple(run for run, b in zip(self.runs, tags) if b != build)
+
+    def _tags(self) -> tuple[str, ...]:
+        return (("",) * (len(self.runs) - len(self.builds)) + self.builds)[-len(self.runs):] if self.runs else ()
 
     def fits(self, sizes: Sequence[int]) -> bool:
         """Are this table's sizes ``sizes``, and every row of its runs a row of them?"""
@@ -97,6 +111,8 @@ class HistoryTable:
         }
         if self.last:
             doc["last"] = [list(r) for r in self.last]
+        if any(self._tags()):
+            doc["builds"] = list(self._tags())
         return doc
 
 
@@ -118,12 +134,15 @@ class History:
         run_tables: Iterable[Mapping[str, Any]],
         max_runs: int = MAX_RUNS,
         coverable: Mapping[str, Sequence[int]] | None = None,
+        build: str = "",
     ) -> History:
         """This history plus one run: per table of the run file (analysed or not),
         the rows of which at least one item executed, in table order.  A table whose
         model changed starts over; a table none of whose items executed adds no run.
         ``coverable`` ("index:test" -> feasible tuples at t, t+1, t+2) fills in what
-        100% is, for the report."""
+        100% is, for the report.  ``build`` (a CI build's id, for shards): when the
+        table's last run is of the same build, this run's rows join it (the union, in
+        table order) instead of adding a run."""
         tables = dict(self.tables)
         for doc in run_tables:
             rows = [tuple(int(x) for x in r) for r in doc["rows"]]
@@ -137,6 +156,11 @@ class History:
             sizes = tuple(len(a["values"]) for a in doc["axes"])
             same = old is not None and old.fingerprint == fingerprint and old.sizes == sizes
             past = old.runs if old is not None and same else ()
+            tags = old._tags() if old is not None and same else ()
+            if build and past and tags[-1] == build:  # another shard of this build
+                union, here = set(past[-1]) | set(run), set(rows)
+                run = tuple([r for r in past[-1] if r not in here] + [r for r in rows if r in union])
+                past, tags = past[:-1], tags[:-1]
             known = (coverable or {}).get(f"{key[1]}:{key[0]}")
             counts = tuple(int(x) for x in known) if known else (old.coverable if old is not None and same else ())
             tables[key] = HistoryTable(
@@ -149,6 +173,7 @@ class History:
                 runs=(*past, run)[-max_runs:],
                 coverable=counts,
                 last=tuple(rows),
+                builds=(*tags, build)[-max_runs:] if build or any(tags) else (),
             )
         return History(tables)
 
@@ -200,9 +225,12 @@ def _table(doc: Any, k: int) -> HistoryTable:
     last = doc.get("last", [])
     if not isinstance(last, list):
         raise _Corrupt(f"{where}.last is not a list of rows")
+    builds = doc.get("builds", [])
+    if not isinstance(builds, list) or len(builds) > len(runs) or not all(isinstance(b, str) for b in builds):
+        raise _Corrupt(f"{where}.builds is not a list of at most {len(runs)} build ids")
     return HistoryTable(
         doc["test"], doc["table"], doc["fingerprint"], doc["strength"], sizes, tuple(axes), tuple(runs), coverable,
-        tuple(_ints(r, f"{where}.last[{i}]") for i, r in enumerate(last)),
+        tuple(_ints(r, f"{where}.last[{i}]") for i, r in enumerate(last)), tuple(builds),
     )
 
 
