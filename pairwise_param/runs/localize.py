@@ -130,7 +130,7 @@ class Group:
             return {}
         axes = {a for a, _ in c}
         return {a: held[0][a] for a in range(len(held[0]))
-                if a not in axes and len(self.axes[a]["values"]) > 1 and all(r[a] == held[0][a] for r in held)}
+                if a not in axes and len(self.axis_list[a].values) > 1 and all(r[a] == held[0][a] for r in held)}
 
     def pinned(self, c: Combination) -> bool:
         """Is ``c`` the whole cause?  Yes when the failing rows holding it share no other
