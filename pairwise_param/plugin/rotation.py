@@ -33,7 +33,7 @@ from pairwise_param.errors import InvalidArgument
 from pairwise_param.model import Model
 from pairwise_param.tables.build import Table
 
-__all__ = ["BUILD_VARIABLES", "Replay", "Rotation", "Seen", "build_id", "default_history_path", "read_replay"]
+__all__ = ["Replay", "Rotation", "Seen", "build_id", "default_history_path", "read_replay"]
 
 
 def default_history_path(cache: Any) -> Path | None:
