@@ -42,6 +42,9 @@ class ExitCode(IntEnum):
     USAGE_ERROR = 2
     #: ``report``: a file or test failed to collect (the rest is still reported).
     COLLECTION_ERROR = 3
+    #: ``report``: no test was collected (a folder of files not named ``test_*.py``, a
+    #: ``-k`` that selects nothing): nothing to report or gate.  pytest's own code for it.
+    NO_TESTS = 5
     #: ``generate``: Ctrl-C before the engine had a complete table; nothing written.
     #: (Ctrl-C during the improver writes the best table so far and exits 0, with a note.)
     INTERRUPTED = 130
@@ -625,12 +628,16 @@ def _plot_run(args: argparse.Namespace, doc: dict[str, Any], err: TextIO) -> Non
     err.write(f"pairwise-param report: wrote {path}\n")
 
 
-def _report_history(args: argparse.Namespace, out: TextIO) -> int:
+def _report_history(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``report --history PATH``: the accumulated coverage of the rotated tables."""
     from pairwise_param.runs import history
 
     if args.paths:
         raise _UsageError("--history PATH reads the history file; give no test PATH")
+    unused = [flag for flag, given in _collection_only(args) if given]
+    if unused:  # refused, never ignored (--fail-under and --strength gate the accumulated coverage)
+        raise _UsageError(f"--history reads the accumulated coverage of rotated runs; {', '.join(unused)} "
+                          "does not apply to it (drop --history, or drop the option)")
     if args.last is not None and args.last < 1:
         raise _UsageError(f"--last {args.last}: give a number of runs >= 1")
     path = Path(args.history) if args.history else history.DEFAULT_PATH
@@ -642,16 +649,40 @@ def _report_history(args: argparse.Namespace, out: TextIO) -> int:
         out.write(json.dumps({"last": args.last, "tables": doc}, indent=2) + "\n")
     else:
         out.write(history.render(got, args.last, markdown=args.format == "markdown"))
-    return ExitCode.OK
+    if args.fail_under is None:
+        return ExitCode.OK
+    if not got.tables:
+        err.write(f"pairwise-param report: error: --history {path}: no table recorded yet; nothing to gate\n")
+        return ExitCode.NO_TESTS
+    try:
+        short = history.below(got, args.fail_under, args.strength, args.last)
+    except ValueError as exc:
+        raise _UsageError(f"--history --strength: {exc}") from None
+    err.writelines(f"pairwise-param report: below --fail-under: {line}\n" for line in short)
+    return ExitCode.COVERAGE_BELOW if short else ExitCode.OK
+
+
+def _collection_only(args: argparse.Namespace) -> list[tuple[str, bool]]:
+    """Options that only a collection (or a run file) gives a meaning: ``--history`` refuses them."""
+    return [("--option-axes", args.option_axes is not None), ("--grouped", bool(args.grouped)),
+            ("--include-unparametrized", args.include_unparametrized),
+            ("--progress / --no-progress", args.progress is not None), ("--plot", args.plot is not None),
+            ("--plot-test", args.plot_test is not None), ("--show-missing", bool(args.show_missing)),
+            ("--from-marks / --expand-items", getattr(args, "counting", "auto") != "auto"),
+            ("--strict-platform", bool(args.strict_platform))]
 
 
 def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: TextIO) -> int:
     from pairwise_param.cli import formats
 
+    if args.run is not None and args.history is not None:
+        raise _UsageError("--run FILE and --history PATH are two reports: give one")
+    if args.last is not None and args.history is None:
+        raise _UsageError("--last N applies to --history (the accumulated coverage of the last N runs)")
     if args.run is not None:
         return _report_run(args, out, err)
     if args.history is not None:
-        return _report_history(args, out)
+        return _report_history(args, out, err)
     if args.print_schema:
         from pairwise_param.report.schema import REPORT_SCHEMA
 
@@ -680,6 +711,12 @@ def _report(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: 
                   "configuration), which counting from the marks cannot honour: collecting again with "
                   "--expand-items\n")
         return _rerun_items(args, pytest_args, out, err, show_progress)
+    from pairwise_param.report import names
+
+    if not collection.items and not collection.errors:  # nothing to gate: fail closed, as pytest does
+        err.write(f"pairwise-param report: error: {names.nothing_collected(args.paths, pytest_args)}\n")
+        return ExitCode.NO_TESTS
+    names.check_names(names.collected_names(collection), option_axes=args.option_axes, grouped=args.grouped)
 
     def tick(i: int, n: int) -> None:
         if show_progress and (i == n or i % 10 == 0):
