@@ -106,7 +106,8 @@ def score(root: Path, suites: list[str] | None) -> tuple[list[Result], list[str]
             missing.append(f"{e['suite']}:{e['path']}::{e['test']} [{','.join(e['argnames'])}] line {e['line']}: "
                            f"{loc.why or 'rows no longer resolvable'}")
             continue
-        v = rules.audit_verdict(loc.table.argnames, loc.table.rows, "ids" in loc.table.keywords)
+        v = rules.audit_verdict(loc.table.argnames, loc.table.rows,
+                                "ids" in loc.table.keywords or loc.table.param_ids)
         cov, tot = pair_coverage(loc.table.rows, len(loc.table.argnames))
         results.append(Result(e["suite"], e["path"], e["test"], e["line"], e["argnames"], e["label"],
                               bool(e.get("confident", True)), e["reason"], v.kind, v.reason, cov, tot))
