@@ -94,6 +94,9 @@ def test_a_hole_never_changes_the_verdict():
             row[j] = other if row[j] != other else not other
             changed = KRC[:i] + [tuple(row)] + KRC[i + 1:]
             assert classify(names, changed).kind == "option", (i, j)
+        row = list(KRC[i])
+        row[2] = (row[2] + 1) % 3  # bias_mode: counts 3, 2, 1 in six rows, still spread
+        assert classify(names, KRC[:i] + [tuple(row)] + KRC[i + 1:]).kind == "option", (i, 2)
 
 
 def test_one_rule_for_an_option_column():
