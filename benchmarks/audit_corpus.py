@@ -243,8 +243,8 @@ def holes_summary(results: list[Result], found: list[Hole]) -> str:
     alarms (labelled case, rule option, short of 100%): both ways the gate can fail."""
     names = [s for s in SUITES if any(r.suite == s for r in results) or any(h.suite == s for h in found)]
     split = {s: k for k, v in SPLITS.items() for s in v}
-    lines = ["| suite | split | option tables | case tables | uncertain | option lists cut | holes (row dropped) "
-             "| holes caught | recall | value changed: caught | false alarms |", "|" + "---|" * 11]
+    lines = [("| suite | split | option tables | case tables | uncertain | option lists cut | holes (row dropped) "
+              "| holes caught | recall | value changed: caught | false alarms |"), "|" + "---|" * 11]
     for name in [*names, "held-out", "all"]:
         if name == "all":
             rs, hs = results, found

@@ -144,16 +144,18 @@ def _listing(names: Sequence[str], limit: int = 8) -> str:
 # -- the parser ------------------------------------------------------------------------------------
 REPORT_EPILOG = """\
 Option axes: the axes of each @pairwise mark form one option table. In tests
-without @pairwise, a multi-name parametrize is an option table (full product =
-product of its distinct values per name; coverage over the values that appear)
-unless its values are all plain ints (shapes such as "n,k,m") or one of its
-names takes a different value in every row (cases such as "dtype,atol"): then
-it is one grouped axis counted by its rows. A single name is one axis counted
-by its values. --option-axes replaces this rule, --grouped exempts marks from
-it.
+without @pairwise, a multi-name parametrize is read from the list itself, never
+from whether it covers its pairs: a case table (one grouped axis counted by its
+rows) when it shows a sign of cases (an expected/error column, shapes, a key
+column, a column of sizes, fewer rows than 3/4 of a covering table, one value
+favoured, ids=); else an option table (full product = product of its distinct
+values per name), complete or not, so a hole in it fails --fail-under. A
+single name is one axis counted by its values. --option-axes replaces this
+rule, --grouped exempts marks from it (docs/cli.md, "the rule").
 
 Exit codes: 0 ok, 1 coverage below --fail-under, 2 usage error,
-3 collection error. Arguments after `--` go to pytest unchanged.
+3 collection error, 5 no tests collected. Arguments after `--` go to pytest
+unchanged.
 """
 
 
