@@ -64,7 +64,8 @@ _TIME = re.compile(r"\bin \d+(\.\d+)?s\b( \(\d+:\d\d:\d\d\))?")
 
 def _run(argv: list[str], columns: int = 80) -> str:
     # the installed entry points of the running interpreter's environment
-    exe = {"pytest": [sys.executable, "-m", "pytest"],
+    # pytest-shard (a dev extra) prints a line of its own in every run: not part of the samples
+    exe = {"pytest": [sys.executable, "-m", "pytest", "-p", "no:pytest-shard"],
            "pairwise-param": [sys.executable, "-m", "pairwise_param.cli"]}[argv[0]]
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "PAIRWISE_"))}
     env.update(COLUMNS=str(columns), NO_COLOR="1", PYTHONDONTWRITEBYTECODE="1")

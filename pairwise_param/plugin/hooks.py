@@ -77,7 +77,7 @@ class _State:
         self.summary: dict[str, Any] | None = None
         self.extra: dict[str, list[dict[str, Any]]] | None = None  # --pairwise-extra-rows: test -> requests
         self.run: Any = None  # pairwise_param.plugin.outcomes.Run: tables and what their items did
-        self.results: list[dict[str, Any]] | None = None  # the analysed tables, at session end
+        self.results: list[Any] | None = None  # the analysed tables (runs.document.RunTable), at session end
         self.rows_for: Any = None  # plugin.rotation.Rotation / Replay: --pairwise-rotate / --pairwise-replay
 
     def tables_for(self, config: pytest.Config) -> Any:
@@ -393,7 +393,9 @@ def _record_history(config: pytest.Config, state: _State) -> None:
     rotation = state.rows_for
     if rotation is None or not hasattr(rotation, "record") or state.extra is not None or not state.results:
         return
-    problem = rotation.record(state.results)
+    from pairwise_param.runs.document import table_to_json
+
+    problem = rotation.record([table_to_json(t) for t in state.results])
     if problem:
         import warnings
 
@@ -437,7 +439,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
 
         tr.write_sep("-", "pairwise-param: empty tables (an axis without values: none of the table ran)", yellow=True)
         for entry in holes:
-            tr.write_line(empty_line(entry), yellow=True)
+            tr.write_line(empty_line(str(entry["test"]), entry["axes"]), yellow=True)
     if not state.summary or not state.summary["items"]:
         return
     summary = state.summary
