@@ -876,8 +876,9 @@ def _convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                       f"{len(check.full)} items for {len(check.original)}, node ids "
                       f"{'in another order' if not lost and len(check.full) == len(check.original) else 'changed'}"
                       f"{(': first missing ' + lost[0]) if lost else ''}\n")
-    atomic_write(path, result.new_bytes)
-    err.write(f"pairwise-param convert: wrote {file_part}\n")
+    written = atomic_write(path, result.new_bytes)
+    through = f" (through the link {file_part})" if path.is_symlink() else ""
+    err.write(f"pairwise-param convert: wrote {written if through else file_part}{through}\n")
     return ExitCode.OK
 
 

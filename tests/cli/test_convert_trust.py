@@ -118,6 +118,21 @@ def test_a_failing_replace_leaves_the_file_and_no_temporary(
     assert f.read_text() == OPTIONS3 and [p.name for p in tmp_path.iterdir()] == ["test_r.py"]
 
 
+def test_a_symlinked_test_file_converts_its_target_and_stays_a_link(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 38 item 15: --write replaced the link with a converted regular file and left
+    the real file unconverted."""
+    real = tmp_path / "src" / "test_real.py"
+    real.parent.mkdir()
+    real.write_text(OPTIONS3)
+    link = tmp_path / "test_link.py"
+    link.symlink_to(real)
+    assert main(["convert", "--write", "--no-check", str(link)]) == 0
+    assert link.is_symlink() and "@pairwise(" in real.read_text()
+    assert f"wrote {real}" in capsys.readouterr().err
+
+
 # -- 2. never a module that does not collect -------------------------------------------------------
 def test_a_conversion_that_does_not_collect_is_not_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
