@@ -6,7 +6,8 @@
   collected by pytest in a subprocess, from a temporary file beside the original
   (same folder: same ``conftest.py``, same package), and so is the original: a
   converted file that does not collect is never written, and with
-  ``--pairwise-mode=full`` its node ids are compared with the original's;
+  ``--pairwise-mode=full`` its node ids are compared with the original's (as sorted
+  lists: the order of collection is not compared);
 * :func:`atomic_write` -- :func:`pairwise_param.files.atomic_write`: a temporary
   file in the same folder, flushed and synced, the original's mode bits, then
   ``os.replace``: a write that fails midway (disk full, quota, ``ulimit -f``) leaves
@@ -76,7 +77,10 @@ class CollectCheck:
 
     @property
     def ids_identical(self) -> bool:
-        return self.original_ok and self.converted_ok and self.original == self.full
+        """The converted file's full-mode node ids are the original's.  Compared
+        sorted: collection order is not part of a node id, and a plugin that
+        shuffles it (pytest-randomly) shuffles the two collections differently."""
+        return self.original_ok and self.converted_ok and sorted(self.original) == sorted(self.full)
 
 
 def _collect(path: Path, extra: list[str], timeout: float) -> tuple[bool, list[str], str]:

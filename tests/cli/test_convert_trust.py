@@ -265,6 +265,25 @@ def test_tuple_argnames_of_one_name_pass_the_value_not_a_tuple(tmp_path: Path) -
     assert proc.returncode == 0, proc.stdout
 
 
+def test_node_ids_in_a_shuffled_collection_order_are_the_original_ids(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 38 item 17: under pytest-randomly (collection order shuffled in each of the
+    two checking collections) convert said "node ids in another order" for identical
+    ids. Simulated here by a conftest that reverses the converted file's collection."""
+    (tmp_path / "conftest.py").write_text(textwrap.dedent('''\
+        def pytest_collection_modifyitems(items):
+            if any("_pwconvert_" in item.nodeid for item in items):
+                items.reverse()
+        '''))
+    f = tmp_path / "test_shuffled.py"
+    f.write_text(OPTIONS3)
+    assert main(["convert", "--write", str(f)]) == 0
+    err = capsys.readouterr().err
+    assert "gives the 24 original node ids" in err, err
+    assert "another order" not in err and "@pairwise(" in f.read_text()
+
+
 # -- 4. node ids kept in full mode ------------------------------------------------------------------
 @pytest.mark.parametrize("suite", sorted(p.name for p in CORPUS.glob("*_suite.py")))
 def test_full_mode_gives_exactly_the_original_node_ids(tmp_path: Path, suite: str) -> None:
