@@ -840,6 +840,9 @@ def _convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     file_part, _, test = args.target.partition("::")
     path = Path(file_part)
+    if path.is_dir():
+        raise _UsageError(f"{file_part!r} is a directory: convert takes one test file (FILE or FILE::TEST); "
+                          f"`pairwise-param report {file_part}` lists the tests it would convert")
     if not path.is_file():
         raise _UsageError(f"{file_part!r}: file not found")
     options = None

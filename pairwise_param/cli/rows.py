@@ -189,7 +189,7 @@ def read_rows(path: str | Path, model: Model) -> list[Any]:
             elif isinstance(r, list):
                 rows.append(tuple(_tuplify(v) for v in r))
             else:
-                raise InvalidArgument(f"row {i} is {r!r}: rows are objects or lists", where=where)
+                raise InvalidArgument(f"row {i + 1} is {r!r}: rows are objects or lists", where=where)
         return rows
     reader = csv.reader(io.StringIO(text))
     try:
@@ -206,11 +206,14 @@ def read_rows(path: str | Path, model: Model) -> list[Any]:
             where=where,
         )
     texts = {h: column_texts(pools[h]) for h in header}
-    out = []
-    for lineno, rec in enumerate(reader, start=2):
+    out: list[Any] = []
+    for rec in reader:
         if not rec or (len(rec) == 1 < len(header) and not rec[0].strip()):
             continue  # a blank line (a row of empty strings is written as `""` or `,`)
         if len(rec) != len(header):
-            raise InvalidArgument(f"line {lineno} has {len(rec)} cells, the header {len(header)}", where=where)
+            raise InvalidArgument(
+                f"row {len(out) + 1} (line {reader.line_num}) has {len(rec)} cells, the header {len(header)}",
+                where=where,
+            )
         out.append({h: _match(c, pools[h], texts[h]) for h, c in zip(header, rec)})
     return out
