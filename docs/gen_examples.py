@@ -163,16 +163,23 @@ def abridged(text: str) -> str:
     full_at = lines[head_end].index("FULL") + len("FULL")  # FULL is right-aligned under its head
     best: dict[str, tuple[int, int, str, str]] = {}
     heading = ""
-    for k, line in enumerate(lines[head_end + 1 : rule]):
+    # a test is a line "  test_x ..." and, where the table is stacked (a terminal too narrow for
+    # one line per test), the more indented lines under it: its numbers are on its last line
+    blocks: list[tuple[str, list[str]]] = []
+    for line in lines[head_end + 1 : rule]:
         if not line.startswith(" "):
             heading = line
-            continue
+        elif line.startswith("   ") and blocks and blocks[-1][0] == heading:
+            blocks[-1][1].append(line)
+        else:
+            blocks.append((heading, [line]))
+    for k, (heading, block) in enumerate(blocks):
         family = heading.split("/")[1] if heading.count("/") > 1 else ""
         if family not in FAMILIES:
             continue
-        full = int(line[:full_at].split()[-1].lstrip("<="))
+        full = int(block[-1][:full_at].split()[-1].lstrip("<="))
         if family not in best or full > best[family][0]:
-            best[family] = (full, k, heading, line)
+            best[family] = (full, k, heading, "\n".join(block))
     picked = sorted(best.values(), key=lambda b: b[1])
     return "\n".join([*lines[: head_end + 1], *(x for _, _, h, line in picked for x in (h, line)),
                       *lines[rule:]]) + "\n"
