@@ -12,6 +12,11 @@ its first line.  The CLI option reference is rendered from the argument parser i
 (:func:`pairwise_param.cli.main.build_parser`), the report's column table from its one
 column list (:data:`pairwise_param.report.columns.COLUMNS`).
 
+The tutorial and the how-tos are read raw in the repository too (GitHub shows their
+Markdown as it is), so the files they show are inlined between ``<!-- begin: FILE ...``
+and ``<!-- end: FILE -->`` markers (:data:`INLINED_PAGES`), refreshed from the file by
+this script (after the outputs) and held equal to it by ``tests/docs``.
+
 Outputs of the kernel suites (``KERNEL_OUTPUTS``) need the ``kernels`` extra (torch,
 triton); where it is not installed ``--check`` says it skipped them (CI installs it).
 """
@@ -214,6 +219,46 @@ def outputs() -> dict[str, Callable[[], str]]:
     return made
 
 
+# -- files inlined into pages read raw in the repository ----------------------------------------------
+#: pages read in the repository (GitHub shows Markdown raw: a `--8<--` include would show as
+#: that line): the files they show are copied in between markers, and kept equal to the file
+INLINED_PAGES = ("docs/tutorial.md", "docs/how-to/*.md")
+INLINED = re.compile(r"^<!-- begin: (\S+) \(inlined by docs/gen_examples.py[^>]*-->\n(.*?)^<!-- end: \1 -->$",
+                     re.DOTALL | re.MULTILINE)
+
+
+def inlined_pages() -> list[Path]:
+    return sorted({p for pattern in INLINED_PAGES for p in ROOT.glob(pattern)})
+
+
+def inlined_blocks(text: str) -> list[tuple[str, str]]:
+    """(file, the copy of it) of each inlined block of a page: the text between the markers,
+    without the code fence around it."""
+    out = []
+    for m in INLINED.finditer(text):
+        body = m.group(2)
+        lines = body.splitlines(True)
+        if lines and lines[0].startswith("```") and lines[-1].rstrip("\n") == "```":
+            body = "".join(lines[1:-1])
+        out.append((m.group(1), body))
+    return out
+
+
+def refresh_inlined(text: str) -> str:
+    """``text`` with every inlined block replaced by the current content of its file."""
+    def fill(m: re.Match[str]) -> str:
+        lines = m.group(2).splitlines(True)
+        fenced = bool(lines) and lines[0].startswith("```")
+        content = (ROOT / m.group(1)).read_text(encoding="utf-8")
+        if not content.endswith("\n"):
+            content += "\n"
+        body = (lines[0] + content + "```\n") if fenced else content
+        head = m.group(0).split("\n", 1)[0]
+        return f"{head}\n{body}<!-- end: {m.group(1)} -->"
+
+    return INLINED.sub(fill, text)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true", help="compare instead of writing; exit 1 if stale")
@@ -249,6 +294,23 @@ def main(argv: list[str] | None = None) -> int:
             tmp.write_text(before + text + after if name == "README.md" else text, encoding="utf-8")
             tmp.replace(target)
             print(f"wrote {shown}")
+    for page in inlined_pages():
+        if args.names:
+            break
+        old = page.read_text(encoding="utf-8")
+        text = refresh_inlined(old)
+        if old == text:
+            continue
+        name = page.relative_to(ROOT).as_posix()
+        if args.check:
+            stale.append(name)
+            sys.stdout.writelines(difflib.unified_diff(
+                old.splitlines(True), text.splitlines(True), f"committed/{name}", f"now/{name}"))
+        else:
+            tmp = page.with_name(page.name + ".tmp")
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(page)
+            print(f"wrote {name}")
     if stale:
         print(f"stale: {', '.join(stale)}; run `python docs/gen_examples.py` and commit", file=sys.stderr)
         return 1
