@@ -5,7 +5,7 @@
 
 Each output file starts with the command that produced it (``$ ...``) followed by its
 standard output, run from the repository root in a terminal ``COLUMNS`` wide (pytest 80,
-the report 160, the README's sample 120: there the table gives way).  Only wall-clock times are replaced (``in 2.15s`` -> ``in X.XXs``):
+the report 160, the README's sample 120: there the table is stacked).  Only wall-clock times are replaced (``in 2.15s`` -> ``in X.XXs``):
 everything else is the command's real output; the README's sample is abridged by a
 fixed rule (:func:`abridged`: the largest test of each kernel family), said in
 its first line.  The CLI option reference is rendered from the argument parser itself
@@ -164,7 +164,7 @@ def abridged(text: str) -> str:
         sys.path.remove(str(ROOT))
     lines = text.splitlines()
     head_end = next(i for i, line in enumerate(lines) if line.startswith("TEST "))
-    rule = next(i for i, line in enumerate(lines) if line.startswith("----"))
+    rule = next(i for i, line in enumerate(lines) if line.lstrip().startswith("----"))
     full_at = lines[head_end].index("FULL") + len("FULL")  # FULL is right-aligned under its head
     best: dict[str, tuple[int, int, str, str]] = {}
     heading = ""
