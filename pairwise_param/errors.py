@@ -111,7 +111,7 @@ class UnsatisfiableConstraints(InvalidModel):
 
 class ConstraintsTooHard(InvalidModel):
     """Deciding whether the constraints can hold together exceeded the search
-    budget (``constraints.MAX_SEARCH_NODES``): a bounded-time refusal that
+    budget (``feasibility.MAX_SEARCH_NODES``): a bounded-time refusal that
     says what to simplify, instead of an exponential wait."""
 
 
