@@ -23,6 +23,7 @@ __all__ = [
     "InvalidConstraint",
     "InvalidInclude",
     "InvalidModel",
+    "InvalidRunFile",
     "MissingExtra",
     "PairwiseError",
     "PairwiseWarning",
@@ -118,6 +119,11 @@ class ConstraintsTooHard(InvalidModel):
 class InvalidInclude(InvalidModel):
     """A must-include row names an unknown axis or value, or breaks a
     constraint (no valid row can contain it)."""
+
+
+class InvalidRunFile(PairwiseError, ValueError):
+    """A run file (``--pairwise-report``, pytest's cache) cannot be read: not JSON, another
+    version, or malformed; the message names the place (``$.tables[3].rows[2]``)."""
 
 
 class RowOutsideModel(PairwiseError, ValueError):

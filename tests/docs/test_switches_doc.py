@@ -1,41 +1,29 @@
-"""docs/pytest.md's run-time options table says how each flag is written: a switch
-(`--pairwise-no-cache`, `--pairwise-rotate`) takes no value on the command line
-(issue 38 item 21: the table gave `--pairwise-rotate` "a boolean", and
-`pytest --pairwise-rotate=true` was a usage error)."""
+"""The run-time options table (docs/generated/run_options.md, included by docs/pytest.md)
+writes each flag as it is typed: a switch (`--pairwise-no-cache`, `--pairwise-rotate`)
+without a value, every other flag with its `=VALUE` (issue 38 item 21: the table gave
+`--pairwise-rotate` "a boolean", and `pytest --pairwise-rotate=true` was a usage error;
+a value would swallow the path after it, `pytest --pairwise-rotate tests/`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from pairwise_param.plugin import hooks
+from pairwise_param.plugin.modes import RUN_OPTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-class _Recorder:
-    def __init__(self) -> None:
-        self.options: dict[str, dict[str, Any]] = {}
-
-    def getgroup(self, *args: Any, **kwargs: Any) -> _Recorder:
-        return self
-
-    def addoption(self, *names: str, **kwargs: Any) -> None:
-        for n in names:
-            self.options[n] = kwargs
-
-    def addini(self, *args: Any, **kwargs: Any) -> None:
-        pass
-
-
-def test_every_switch_is_documented_as_a_switch_and_no_flag_value_is_promised() -> None:
-    recorder = _Recorder()
-    hooks.pytest_addoption(recorder)  # type: ignore[arg-type]
-    switches = {n for n, kw in recorder.options.items() if kw.get("action") in ("store_true", "store_false")}
-    assert "--pairwise-rotate" in switches
-    rows = {line.split("|")[1].strip().split("`")[1]: line
-            for line in (ROOT / "docs" / "pytest.md").read_text().splitlines()
-            if line.startswith("| `--pairwise-")}
-    for name in switches & set(rows):
-        values = rows[name].split("|")[4]
-        assert "switch" in values, (name, values)
+def test_every_switch_is_shown_without_a_value_and_every_other_flag_with_one() -> None:
+    rows = [line for line in (ROOT / "docs" / "generated" / "run_options.md").read_text().splitlines()
+            if line.startswith("| `--pairwise-")]
+    flags = {line.split("|")[1].strip().strip("`"): line for line in rows}
+    switches = [o for o in RUN_OPTIONS if o.flag and o.switch]
+    assert "--pairwise-rotate" in [o.flag for o in switches]
+    for option in RUN_OPTIONS:
+        if not option.flag:
+            continue
+        shown = [f for f in flags if f.split("=")[0] == option.flag]
+        assert len(shown) == 1, (option.flag, list(flags))
+        assert ("=" in shown[0]) != option.switch, (option.flag, shown[0])
+    pytest_md = (ROOT / "docs" / "pytest.md").read_text()
+    assert "--pairwise-rotate=true" not in pytest_md and "--pairwise-rotate=1" not in pytest_md
