@@ -68,9 +68,14 @@ def rows_csv(array: CoveringArray) -> str:
     texts = {n: column_texts(pools[n]) for n in names}
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(names)
+    # the csv module quotes a "\n" but not a lone "\r" (not in the line terminator), which a
+    # reader then takes for a line end: such a row is written with every cell quoted (quotes
+    # are transparent to a CSV reader: `"2"` reads as `2`)
+    quoted = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    (quoted if any("\r" in n for n in names) else w).writerow(names)
     for row in array:
-        w.writerow([_text_of(row[n], pools[n], texts[n]) for n in names])
+        cells = [_text_of(row[n], pools[n], texts[n]) for n in names]
+        (quoted if any("\r" in c for c in cells) else w).writerow(cells)
     return buf.getvalue()
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sizing import examples
 
@@ -85,6 +85,8 @@ _AXIS = st.lists(_VALUES, min_size=1, max_size=4, unique_by=_ident)
 
 @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(a=_AXIS, b=_AXIS, fmt=st.sampled_from(["csv", "json"]))
+@example(a=[None], b=["\r0"], fmt="csv")  # a lone carriage return: the csv module left it unquoted
+@example(a=[""], b=["", "x"], fmt="csv")  # a row of empty strings is no blank line
 def test_rows_files_round_trip_every_value_kind(a: list[Any], b: list[Any], fmt: str, tmp_path_factory: Any) -> None:
     array = cover({"a": a, "b": b}, mode="full")
     text = rows_csv(array) if fmt == "csv" else rows_json(array)
