@@ -44,7 +44,7 @@ from pairwise_param.runs.analysis import is_executed
 
 __all__ = [
     "CACHE_DIR", "DEFAULT_PATH", "FILE_NAME", "MAX_RUNS", "SCHEMA_ID", "SCHEMA_VERSION",
-    "History", "HistoryTable", "Progress", "progress", "read", "render", "write",
+    "History", "HistoryTable", "Progress", "below", "progress", "read", "render", "write",
 ]
 
 SCHEMA_ID = "pairwise-param/history"
@@ -267,6 +267,37 @@ def progress(entry: HistoryTable, last: int | None = None) -> Progress:
         more = 0 if remaining <= 0 else (-(-remaining // gain) if gain > 0 else None)
     return Progress(entry.test, entry.table, len(runs), len(runs[-1]) if runs else 0, strengths, covered,
                     coverable, more)
+
+
+def below(history: History, fail_under: float, strengths: Sequence[int] | None = None,
+          last: int | None = None) -> list[str]:
+    """``report --history --fail-under P [--strength K]``: the tables whose ACCUMULATED
+    coverage (over the last ``last`` runs) is below ``fail_under`` percent, one line each.
+    Gated at each table's own strength t, or at each of ``strengths``: below t every run
+    alone covers everything (each is a strength-t table); t, t+1 and t+2 are measured; a
+    strength above the table's axes has nothing to cover; one above t+2 is not recorded
+    (:class:`ValueError`, a usage error).  A 100% that is not known (an old file without
+    ``coverable``) fails: the gate fails closed."""
+    out: list[str] = []
+    for key in sorted(history.tables):
+        p = progress(history.tables[key], last)
+        entry = history.tables[key]
+        name = p.test + (f" [table {p.table}]" if p.table else "")
+        for k in strengths or (entry.strength,):
+            if k < entry.strength or k > len(entry.sizes):
+                continue
+            if k not in p.strengths:
+                raise ValueError(f"{name}: strength {k} is not recorded (the history measures "
+                                 f"t={entry.strength} to t+2={entry.strength + 2})")
+            i = p.strengths.index(k)
+            pct = p.percent(i)
+            if pct is None:
+                out.append(f"{name}: {k}-way coverage unknown (the history holds no count of the "
+                           "coverable tuples): failing closed")
+            elif 100 * p.covered[i] < fail_under * (p.coverable[i] or 0):
+                out.append(f"{name}: {k}-way {pct:.1f}% ({p.covered[i]}/{p.coverable[i]}) over {p.runs} "
+                           f"runs < {fail_under:g}%")
+    return out
 
 
 def render(history: History, last: int | None = None, markdown: bool = False) -> str:
