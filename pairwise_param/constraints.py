@@ -61,8 +61,11 @@ Binding = tuple[int, "int | None"]
 
 
 def describe_predicate(pred: Callable[..., Any]) -> str:
-    """A short human label for a predicate: ``name(a, b)`` or the lambda text."""
+    """A short human label for a predicate: ``name(a, b)``, the lambda text, or a
+    declarative rule's own text (``never dtype="bf16", fused=true``: it names its axes)."""
     name = getattr(pred, "__name__", type(pred).__name__)
+    if isinstance(name, str) and name and name != "<lambda>" and not name.isidentifier():
+        return name  # a rule of the constraint language: its text, without "(axes)" run into it
     explicit = getattr(pred, AXIS_NAMES_ATTR, None)
     try:
         params = ", ".join(explicit if isinstance(explicit, tuple) else inspect.signature(pred).parameters)

@@ -23,23 +23,23 @@ The file (schema ``pairwise-param/history`` v1)::
                  "runs": [[[0, 1, 2], ...], ...]}]} the rows of each run, oldest first
                                                     (at most MAX_RUNS kept)
 
-Written atomically (a temporary file in the same folder, then ``os.replace``), so a
-reader never sees half a file.  A file that cannot be read, is not JSON, has another
+Written atomically (:func:`pairwise_param.files.atomic_write`: a temporary file beside
+it, then ``os.replace``; a symlink's target is written, the mode kept), so a reader
+never sees half a file.  A file that cannot be read, is not JSON, has another
 schema or version, or a malformed table is *corrupt*: :func:`read` says why and the
 plugin falls back to the fixed tables with a ``PairwiseWarning``; so does a missing one.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pairwise_param.files import atomic_write
 from pairwise_param.runs.analysis import is_executed
 
 __all__ = [
@@ -213,20 +213,13 @@ def read(path: str | os.PathLike[str]) -> tuple[History | None, str]:
 
 
 def write(path: str | os.PathLike[str], history: History) -> None:
-    """Write ``history`` to ``path`` atomically (``OSError`` when it cannot be written)."""
+    """Write ``history`` to ``path`` atomically (``OSError`` when it cannot be
+    written): :func:`pairwise_param.files.atomic_write` (a symlink's target is
+    written, the file's mode kept, a new file gets the umask's default)."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(history.to_json(), separators=(",", ":")) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=".history-", suffix=".tmp", dir=str(target.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
+    atomic_write(target, text.encode("utf-8"))
 
 
 # -- the report (`pairwise-param report --history PATH`) ---------------------------------
