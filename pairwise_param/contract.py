@@ -13,7 +13,9 @@ plugin's hooks module can read them without loading the core).
   (the node ids of the stacked ``parametrize`` decorators the axes were written
   from, top decorator first: ids joined bottom axis first, and in full mode the
   rows in the order the stacked decorators give them; what ``pairwise-param
-  convert`` writes, so ``--pairwise-mode=full`` keeps every node id);
+  convert`` writes, so ``--pairwise-mode=full`` keeps every node id) and
+  ``"product-index"`` (``case-{index}``, the row's index in the full product: the
+  ids of flashinfer's ``parametrize_product``, which convert writes for it);
 * :data:`MARK` -- the mark ``@pairwise`` attaches (``pytest.mark.pairwise(spec)``);
 * :data:`PLUGIN_FIXTURE` -- the (empty) fixture the plugin defines and every
   decorated test requests, so a run without the plugin fails loudly;
@@ -30,7 +32,7 @@ plugin's hooks module can read them without loading the core).
 __all__ = ["ID_STYLES", "INVALID_FIXTURE", "INVALID_MARK", "MARK", "MODES", "PLUGIN_FIXTURE", "ROW_MARK_FLAG"]
 
 MODES = ("cover", "full")
-ID_STYLES = ("readable", "pytest", "stacked")
+ID_STYLES = ("readable", "pytest", "stacked", "product-index")
 
 MARK = "pairwise"
 PLUGIN_FIXTURE = "_pairwise_param_plugin"
