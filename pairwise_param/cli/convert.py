@@ -45,15 +45,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pairwise_param.cli.convert_write import ALIAS, Axis, add_import, code, pairwise_decorator, pairwise_name
 from pairwise_param.errors import InvalidArgument
 
 __all__ = ["ALIAS", "Conversion", "convert_source"]
 
-#: A one-line ``@pairwise(...)`` longer than this is written one axis a line.
-LINE_LENGTH = 100
-
-#: The name ``pairwise`` is imported under where the module binds ``pairwise`` already.
-ALIAS = "pairwise_param_pairwise"
 
 
 @dataclass
@@ -110,14 +106,14 @@ def convert_source(
         raise InvalidArgument(f"{path}: cannot decode the file: {exc}") from None
     old = module.code
     result = Conversion(path, old, old, encoding=module.encoding)
-    name, imported = _pairwise_name(cst, module)
+    name, imported = pairwise_name(cst, module)
     transformer = _make_transformer(cst, result, test, set(options) if options else None,
                                     _module_lists(cst, module), name, reorder)
     new_module = module.visit(transformer)
     if test is not None and not transformer.seen_test:
         raise InvalidArgument(f"{path}: no test function {test!r}")
     if result.converted and not imported:
-        new_module = _add_import(cst, new_module, name)
+        new_module = add_import(cst, new_module, name)
     result.new = new_module.code
     result.new_bytes = new_module.bytes
     return result
@@ -178,20 +174,16 @@ class _Case:
         return self.text
 
 
-def _code(cst: Any, node: Any) -> str:
-    return str(cst.Module(body=[]).code_for_node(node))
-
-
 def _value_of(cst: Any, node: Any) -> Any:
     """The split's view of one written value: a literal's value, a :class:`_Named`, or a
     tuple / :class:`_Case` for what is a shape or a case."""
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "param":
         if node.args and node.args[0].keyword is None and len([a for a in node.args if a.keyword is None]) == 1:
             return _value_of(cst, node.args[0].value)
-        return _Case(_code(cst, node))
+        return _Case(code(cst, node))
     if isinstance(node, (cst.Tuple, cst.List, cst.Dict, cst.Set)):
-        return (_Case(_code(cst, node)),)
-    text = _code(cst, node).strip()
+        return (_Case(code(cst, node)),)
+    text = code(cst, node).strip()
     if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString,
                          cst.UnaryOperation)) or (isinstance(node, cst.Name) and node.value in ("True", "False", "None")):
         try:
@@ -261,16 +253,6 @@ def _module_lists(cst: Any, module: Any) -> dict[str, Any]:
     return found
 
 
-@dataclass
-class _Param:
-    index: int  # position among the function's decorators
-    names: list[str]
-    values: Any  # the argvalues expression node, as it will be written
-    decorator: Any = None  # the decorator node (its comments move with the axis)
-    seen: list[Any] | None = None  # the split's view of the values (None: not statically known)
-    written: Any = None  # the argvalues node as written (its comments stay inside the values)
-
-
 def _parametrize_args(cst: Any, dec: Any) -> tuple[Any, Any] | None:
     """(argnames node, argvalues node) of a parametrize call without other keywords."""
     args = dec.decorator.args
@@ -302,113 +284,6 @@ def _unwrap_single(cst: Any, values: Any) -> Any:
     return values.with_changes(elements=elements)
 
 
-def _comments(cst: Any, node: Any, skip: Any) -> list[str]:
-    """The comments inside ``node`` that are not inside ``skip`` (in order)."""
-    out: list[str] = []
-
-    class Finder(cst.CSTVisitor):  # type: ignore[misc]  # libcst is imported lazily, as Any
-        def on_visit(self, n: Any) -> bool:
-            if n is skip:
-                return False
-            if isinstance(n, cst.Comment):
-                out.append(n.value)
-            return True
-
-    node.visit(Finder())
-    return out
-
-
-# -- writing -------------------------------------------------------------------------------------
-def _rows_as_tuples(cst: Any, values: Any) -> Any:
-    """Literal list rows of a grouped axis become tuples (``[[1, 64]]`` -> ``[(1, 64)]``)."""
-    if not isinstance(values, (cst.List, cst.Tuple)):
-        return values
-    elements = []
-    for el in values.elements:
-        v = el.value
-        if isinstance(v, cst.List):
-            inner = list(v.elements)
-            if len(inner) == 1 and inner[0].comma is cst.MaybeSentinel.DEFAULT:
-                inner[0] = inner[0].with_changes(comma=cst.Comma())
-            v = cst.Tuple(elements=inner, lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-        elements.append(el.with_changes(value=v))
-    return values.with_changes(elements=elements)
-
-
-def _decorator_options() -> frozenset[str]:
-    from pairwise_param.decorator import OPTIONS
-
-    return frozenset(o.name for o in OPTIONS)
-
-
-def _pairwise_decorator(cst: Any, params: list[_Param], template: Any, depth: int, name: str) -> Any:
-    """``@pairwise(...)`` over ``params`` (their value expressions moved as written), in
-    decorator order, with ``ids="stacked"``, in the place of ``template`` (so the comments
-    above it stay)."""
-    reserved = _decorator_options()
-    as_mapping = any(len(p.names) > 1 or not p.names[0].isidentifier() or p.names[0] in reserved for p in params)
-    nothing = cst.SimpleWhitespace("")
-    args: list[Any] = []
-    comments: list[Any] = []  # the trailing comment of each arg's decorator (or None)
-    if as_mapping:
-        mapping = cst.Dict(
-            elements=[
-                cst.DictElement(
-                    key=cst.SimpleString(repr(",".join(p.names))),
-                    value=_rows_as_tuples(cst, p.values) if len(p.names) > 1 else p.values,
-                )
-                for p in params
-            ]
-        )
-        args.append(cst.Arg(value=mapping))
-        comments.append(None)
-    else:
-        for p in params:
-            args.append(cst.Arg(keyword=cst.Name(p.names[0]), value=p.values,
-                                equal=cst.AssignEqual(whitespace_before=nothing, whitespace_after=nothing)))
-            comments.append(p.decorator.trailing_whitespace.comment)
-    args.append(cst.Arg(keyword=cst.Name("ids"), value=cst.SimpleString('"stacked"'),
-                        equal=cst.AssignEqual(whitespace_before=nothing, whitespace_after=nothing)))
-    comments.append(None)
-    # comments above the decorators that go away move above @pairwise, in order, then the
-    # comments inside each call that are not in its values, then (mapping form) the
-    # trailing comment of each decorator
-    leading = list(template.leading_lines)
-    for p in params:
-        if p.decorator is not template:
-            leading.extend(p.decorator.leading_lines)
-    for p in params:
-        inner = _comments(cst, p.decorator.decorator, p.written)
-        leading.extend(cst.EmptyLine(comment=cst.Comment(c)) for c in inner)
-        if as_mapping and p.decorator.trailing_whitespace.comment is not None:
-            leading.append(cst.EmptyLine(comment=p.decorator.trailing_whitespace.comment))
-    one_line = f"@{name}(" + ", ".join(_code(cst, a) for a in args) + ")"
-    if "\n" in one_line or 4 * depth + len(one_line) > LINE_LENGTH or any(comments):
-        # one axis a line, as a formatter would write it; the values keep their own lines
-        # and each axis keeps the comment its decorator had
-        def ws(level: int, comment: Any = None) -> Any:
-            first = (
-                cst.TrailingWhitespace(whitespace=cst.SimpleWhitespace("  "), comment=comment)
-                if comment is not None
-                else cst.TrailingWhitespace()
-            )
-            return cst.ParenthesizedWhitespace(
-                first_line=first, indent=False, last_line=cst.SimpleWhitespace(" " * (4 * level))
-            )
-
-        last = len(args) - 1
-        args = [
-            a.with_changes(comma=cst.Comma(whitespace_after=ws(depth if i == last else depth + 1, comments[i])))
-            for i, a in enumerate(args)
-        ]
-        call = cst.Call(func=cst.Name(name), args=args, whitespace_before_args=ws(depth + 1))
-    else:
-        space = cst.SimpleWhitespace(" ")
-        args = [a.with_changes(comma=cst.Comma(whitespace_after=space)) for a in args[:-1]] + args[-1:]
-        call = cst.Call(func=cst.Name(name), args=args)
-    return template.with_changes(decorator=call, leading_lines=leading, trailing_whitespace=cst.TrailingWhitespace())
-
-
 def _make_transformer(cst: Any, result: Conversion, test: str | None, options: set[str] | None,
                       lists: dict[str, Any], name: str, reorder: bool) -> Any:
     from pairwise_param.report.whatif import MIN_AXES, axis_kind, choose
@@ -426,7 +301,7 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
             self.classes.pop()
             return updated
 
-        def _param(self, i: int, dec: Any) -> tuple[_Param | None, str, str]:
+        def _param(self, i: int, dec: Any) -> tuple[Axis | None, str, str]:
             """(the decorator as an axis or None, its kind for whatif.choose, why it is not
             converted: '' for a plain shape)."""
             parsed = _parametrize_args(cst, dec)
@@ -447,7 +322,7 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
             seen = None
             if isinstance(literal, (cst.List, cst.Tuple)):
                 seen = [_value_of(cst, el.value) for el in literal.elements]
-            p = _Param(i, names, values, dec, seen, parsed[1])
+            p = Axis(i, names, values, dec, seen, parsed[1])
             single = len(names) == 1 and seen is not None and len(seen) == 1
             if options is not None:
                 if all(n in options for n in names):
@@ -467,7 +342,7 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
             if test is not None and test not in (test_name, updated.name.value):
                 return updated
             self.seen_test = True
-            marks: list[tuple[_Param | None, str, str]] = []
+            marks: list[tuple[Axis | None, str, str]] = []
             for i, dec in enumerate(updated.decorators):
                 if _is_parametrize(cst, dec):
                     marks.append(self._param(i, dec))
@@ -503,7 +378,7 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
             new_decs = []
             for i, dec in enumerate(updated.decorators):
                 if i == first:
-                    new_decs.append(_pairwise_decorator(cst, params, dec, len(self.classes), name))
+                    new_decs.append(pairwise_decorator(cst, params, dec, len(self.classes), name))
                 elif i not in drop:
                     new_decs.append(dec)
             result.converted[test_name] = [",".join(p.names) for p in params]
@@ -517,68 +392,3 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
             return updated.with_changes(decorators=new_decs)
 
     return Transformer()
-
-
-def _pairwise_name(cst: Any, module: Any) -> tuple[str, bool]:
-    """(the name ``@pairwise`` is written with, whether the module imports it already):
-    ``pairwise`` (or the module's own alias of ``pairwise_param.pairwise``); where
-    ``pairwise`` is bound to something else anywhere in the module, :data:`ALIAS`."""
-    bound: set[str] = set()
-    mine: str | None = None
-
-    class Finder(cst.CSTVisitor):  # type: ignore[misc]  # libcst is imported lazily, as Any
-        def visit_ImportFrom(self, node: Any) -> None:
-            nonlocal mine
-            if isinstance(node.names, cst.ImportStar):
-                return
-            mod = _code(cst, node.module) if node.module is not None else ""
-            for a in node.names:
-                local = a.evaluated_alias or a.evaluated_name
-                bound.add(local)
-                if mod == "pairwise_param" and a.evaluated_name == "pairwise" and not node.relative:
-                    mine = local
-
-        def visit_Import(self, node: Any) -> None:
-            for a in node.names:
-                bound.add((a.evaluated_alias or a.evaluated_name).split(".")[0])
-
-        def visit_FunctionDef(self, node: Any) -> None:
-            bound.add(node.name.value)
-
-        def visit_ClassDef(self, node: Any) -> None:
-            bound.add(node.name.value)
-
-        def visit_AssignTarget(self, node: Any) -> None:
-            if isinstance(node.target, cst.Name):
-                bound.add(node.target.value)
-
-        def visit_AnnAssign(self, node: Any) -> None:
-            if isinstance(node.target, cst.Name):
-                bound.add(node.target.value)
-
-    module.visit(Finder())
-    if mine is not None:
-        return mine, True
-    name = "pairwise" if "pairwise" not in bound else ALIAS
-    while name != "pairwise" and name in bound:
-        name += "_"
-    return name, False
-
-
-def _add_import(cst: Any, module: Any, name: str) -> Any:
-    alias = "" if name == "pairwise" else f" as {name}"
-    line = cst.parse_statement(f"from pairwise_param import pairwise{alias}{module.default_newline}",
-                               config=module.config_for_parsing)
-    body = list(module.body)
-    last = -1
-    for i, stmt in enumerate(body):
-        if isinstance(stmt, cst.SimpleStatementLine) and any(
-            isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body
-        ):
-            last = i
-        elif i == 0 and isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Expr):
-            continue  # the module docstring
-        elif last >= 0:
-            break
-    body.insert(last + 1, line)
-    return module.with_changes(body=body)
