@@ -45,7 +45,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pairwise_param.cli.convert_write import ALIAS, Axis, add_import, code, pairwise_decorator, pairwise_name
+from pairwise_param.cli.convert_helpers import FULL_FLAG, HELPER, drop_unused_imports, is_helper, read_product
+from pairwise_param.cli.convert_write import (
+    ALIAS,
+    LINE_LENGTH,
+    Axis,
+    add_import,
+    code,
+    pairwise_decorator,
+    pairwise_name,
+)
 from pairwise_param.errors import InvalidArgument
 
 __all__ = ["ALIAS", "Conversion", "convert_source"]
@@ -65,6 +74,9 @@ class Conversion:
     notes: dict[str, str] = field(default_factory=dict)  # converted test -> what stayed, what changed
     #: converted test -> its one-value axes that went into the table (no option: they keep the ids)
     riding: dict[str, list[str]] = field(default_factory=dict)
+    #: what makes the ORIGINAL file run its full product (flashinfer's ``--full``): the
+    #: collection check compares those node ids with ``--pairwise-mode=full``'s
+    full_args: list[str] = field(default_factory=list)
     new_bytes: bytes = b""
     encoding: str = "utf-8"
 
@@ -89,13 +101,15 @@ def _libcst() -> Any:
 
 def convert_source(
     source: str | bytes, path: str = "<source>", *, test: str | None = None, options: Sequence[str] | None = None,
-    reorder: bool = False,
+    reorder: bool = False, keep_rows: bool = False, line_length: int = LINE_LENGTH,
 ) -> Conversion:
     """Convert the tests of ``source`` (only ``test``: ``name`` or ``Class::name``, when
     given).  ``source`` as bytes keeps the file's encoding (PEP 263) and line endings
     in ``new_bytes``.  ``options``: the argument names that are option axes (default:
     the split of the module docstring).  ``reorder``: convert option decorators above a
-    shape ``parametrize`` too (their node ids then change order).  Raises :class:`InvalidArgument` when
+    shape ``parametrize`` too (their node ids then change order).  ``keep_rows``: an in-house
+    helper's hand-written rows become ``include=`` rows (:mod:`pairwise_param.cli.convert_helpers`).
+    ``line_length``: the formatter's (a longer ``@pairwise(...)`` is written one axis a line).  Raises :class:`InvalidArgument` when
     ``test`` is not found or the source does not parse."""
     cst = _libcst()
     try:
@@ -108,10 +122,12 @@ def convert_source(
     result = Conversion(path, old, old, encoding=module.encoding)
     name, imported = pairwise_name(cst, module)
     transformer = _make_transformer(cst, result, test, set(options) if options else None,
-                                    _module_lists(cst, module), name, reorder)
+                                    _module_lists(cst, module), name, reorder, keep_rows, line_length)
     new_module = module.visit(transformer)
     if test is not None and not transformer.seen_test:
         raise InvalidArgument(f"{path}: no test function {test!r}")
+    if result.full_args:  # an in-house helper was converted: its imports may be unused now
+        new_module = drop_unused_imports(cst, new_module)
     if result.converted and not imported:
         new_module = add_import(cst, new_module, name)
     result.new = new_module.code
@@ -285,7 +301,8 @@ def _unwrap_single(cst: Any, values: Any) -> Any:
 
 
 def _make_transformer(cst: Any, result: Conversion, test: str | None, options: set[str] | None,
-                      lists: dict[str, Any], name: str, reorder: bool) -> Any:
+                      lists: dict[str, Any], name: str, reorder: bool, keep_rows: bool = False,
+                      line_length: int = LINE_LENGTH) -> Any:
     from pairwise_param.report.whatif import MIN_AXES, axis_kind, choose
 
     class Transformer(cst.CSTTransformer):  # type: ignore[misc]  # libcst is imported lazily, as Any
@@ -335,6 +352,23 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
                 return p, kind, ""
             return None, kind, (f"{names[0]} unsure ({why})" if kind == "uncertain" else "")
 
+        def _helper(self, updated: Any, at: int, test_name: str) -> Any:
+            """flashinfer's ``@parametrize_product`` -> ``@pairwise(..., ids="product-index")``."""
+            dec = updated.decorators[at]
+            read = read_product(cst, dec, keep_rows)
+            if read.reason:
+                result.skipped[test_name] = read.reason
+                return updated
+            extra = [("include", read.include)] if read.include is not None else []
+            decs = list(updated.decorators)
+            decs[at] = pairwise_decorator(cst, read.axes, dec, len(self.classes), name, ids="product-index",
+                                          extra=extra, moved=read.moved, line_length=line_length)
+            result.converted[test_name] = [",".join(a.names) for a in read.axes]
+            kept = " kept as include= rows" if read.include is not None else " replaced by the generated table"
+            result.notes[test_name] = f"{HELPER}: {read.dropped_rows or 'its rows'}{kept}; ids case-{{index}} kept"
+            result.full_args = [FULL_FLAG]
+            return updated.with_changes(decorators=decs)
+
         def leave_FunctionDef(self, original: Any, updated: Any) -> Any:
             test_name = "::".join([*self.classes, updated.name.value])
             if not updated.name.value.startswith("test"):
@@ -342,6 +376,9 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
             if test is not None and test not in (test_name, updated.name.value):
                 return updated
             self.seen_test = True
+            helper = next((i for i, dec in enumerate(updated.decorators) if is_helper(cst, dec)), None)
+            if helper is not None:
+                return self._helper(updated, helper, test_name)
             marks: list[tuple[Axis | None, str, str]] = []
             for i, dec in enumerate(updated.decorators):
                 if _is_parametrize(cst, dec):
@@ -378,7 +415,8 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
             new_decs = []
             for i, dec in enumerate(updated.decorators):
                 if i == first:
-                    new_decs.append(pairwise_decorator(cst, params, dec, len(self.classes), name))
+                    new_decs.append(pairwise_decorator(cst, params, dec, len(self.classes), name,
+                                                          line_length=line_length))
                 elif i not in drop:
                     new_decs.append(dec)
             result.converted[test_name] = [",".join(p.names) for p in params]

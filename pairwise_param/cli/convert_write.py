@@ -12,10 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ALIAS", "Axis", "add_import", "code", "pairwise_decorator", "pairwise_name"]
+__all__ = ["ALIAS", "LINE_LENGTH", "Axis", "add_import", "code", "pairwise_decorator", "pairwise_name"]
 
-#: A one-line ``@pairwise(...)`` longer than this is written one axis a line.
-LINE_LENGTH = 100
+#: A one-line ``@pairwise(...)`` longer than this is written one axis a line: ruff's and
+#: black's default, unless the file's project sets its own (``convert_file.line_length``).
+LINE_LENGTH = 88
 
 #: The name ``pairwise`` is imported under where the module binds ``pairwise`` already.
 ALIAS = "pairwise_param_pairwise"
@@ -31,6 +32,7 @@ class Axis:
     decorator: Any = None  # the decorator node (its comments move with the axis)
     seen: list[Any] | None = None  # the split's view of the values (None: not statically known)
     written: Any = None  # the argvalues node as written (its comments stay inside the values)
+    note: Any = None  # a comment that ends the axis's line (an in-house helper's mapping entry)
 
 
 def code(cst: Any, node: Any) -> str:
@@ -78,7 +80,7 @@ def _decorator_options() -> frozenset[str]:
 
 def pairwise_decorator(
     cst: Any, params: list[Axis], template: Any, depth: int, name: str, *, ids: str = "stacked",
-    extra: Sequence[tuple[str, Any]] = (), moved: list[str] | None = None,
+    extra: Sequence[tuple[str, Any]] = (), moved: list[str] | None = None, line_length: int = LINE_LENGTH,
 ) -> Any:
     """``@pairwise(...)`` over ``params`` (their value expressions moved as written), in
     decorator order, with ``ids=`` the style given and the ``extra`` keyword arguments
@@ -117,15 +119,16 @@ def pairwise_decorator(
         ]
         last = len(elements) - 1
         elements = [
-            el.with_changes(comma=cst.Comma(whitespace_after=ws(depth + 1 if i == last else depth + 2)))
-            for i, el in enumerate(elements)
+            el.with_changes(comma=cst.Comma(whitespace_after=ws(depth + 1 if i == last else depth + 2, p.note)))
+            for i, (el, p) in enumerate(zip(elements, params))
         ]
         args.append(cst.Arg(value=cst.Dict(elements=elements, lbrace=cst.LeftCurlyBrace(whitespace_after=ws(depth + 2)))))
         notes.append(None)
     else:
         for p in params:
             args.append(keyword(p.names[0], p.values))
-            notes.append(p.decorator.trailing_whitespace.comment)
+            # one decorator for every axis (an in-house helper's): its comment goes above
+            notes.append(p.decorator.trailing_whitespace.comment if moved is None else p.note)
     args.append(keyword("ids", cst.SimpleString(f'"{ids}"')))
     notes.append(None)
     for key, value in extra:
@@ -143,8 +146,10 @@ def pairwise_decorator(
     for p in params:
         if as_mapping and moved is None and p.decorator.trailing_whitespace.comment is not None:
             leading.append(cst.EmptyLine(comment=p.decorator.trailing_whitespace.comment))
+    if moved is not None and template.trailing_whitespace.comment is not None:
+        leading.append(cst.EmptyLine(comment=template.trailing_whitespace.comment))
     one_line = f"@{name}(" + ", ".join(code(cst, a) for a in args) + ")"
-    if as_mapping or "\n" in one_line or 4 * depth + len(one_line) > LINE_LENGTH or any(notes):
+    if as_mapping or "\n" in one_line or 4 * depth + len(one_line) > line_length or any(notes):
         # one axis a line, as a formatter would write it; the values keep their own lines
         # and each axis keeps the comment its decorator had
         last = len(args) - 1
@@ -206,11 +211,53 @@ def pairwise_name(cst: Any, module: Any) -> tuple[str, bool]:
     return name, False
 
 
+#: modules whose import block is the third-party one (where isort / ruff put ``pairwise_param``)
+THIRD_PARTY = ("pytest", "torch", "numpy", "triton", "hypothesis")
+
+
+def _imported(cst: Any, stmt: Any) -> tuple[str, bool] | None:
+    """(the module a top-level import line imports, whether it is a ``from`` import)."""
+    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+        return None
+    small = stmt.body[0]
+    if isinstance(small, cst.Import):
+        return code(cst, small.names[0].name), False
+    if isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative:
+        return code(cst, small.module), True
+    return None
+
+
 def add_import(cst: Any, module: Any, name: str) -> Any:
+    """``from pairwise_param import pairwise`` where isort's and ruff's default order puts
+    it: in the import block (lines without a blank between them) of ``pytest`` / ``torch``
+    & co., among its ``from`` imports by module name (case-insensitive); else after the
+    module's last import."""
     alias = "" if name == "pairwise" else f" as {name}"
     line = cst.parse_statement(f"from pairwise_param import pairwise{alias}{module.default_newline}",
                                config=module.config_for_parsing)
     body = list(module.body)
+    blocks: list[list[int]] = []  # runs of import lines with no blank line or other line between
+    for i, stmt in enumerate(body):
+        if _imported(cst, stmt) is None:
+            continue
+        if blocks and blocks[-1][-1] == i - 1 and not stmt.leading_lines:
+            blocks[-1].append(i)
+        else:
+            blocks.append([i])
+    third = next((b for b in blocks if any(
+        (_imported(cst, body[i]) or ("", False))[0].split(".")[0] in THIRD_PARTY for i in b)), None)
+    if third is not None:
+        at = third[-1] + 1
+        for i in third:
+            mod, is_from = _imported(cst, body[i]) or ("", False)
+            if is_from and mod.lower() > "pairwise_param":
+                at = i
+                break
+        if at == third[0] and body[at].leading_lines:  # first in its block: take its blank line
+            line = line.with_changes(leading_lines=body[at].leading_lines)
+            body[at] = body[at].with_changes(leading_lines=())
+        body.insert(at, line)
+        return module.with_changes(body=body)
     last = -1
     for i, stmt in enumerate(body):
         if isinstance(stmt, cst.SimpleStatementLine) and any(

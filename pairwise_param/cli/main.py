@@ -302,6 +302,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="also convert option decorators that sit above a shape parametrize (their node ids "
                       "then list the @pairwise part first; by default only the bottom run is converted, so "
                       "--pairwise-mode=full keeps every node id)")
+    conv.add_argument("--keep-rows", action="store_true",
+                      help="flashinfer's parametrize_product: keep its hand-written regular rows as include= rows "
+                      "of the @pairwise table (default: the generated table replaces them)")
     return parser
 
 
@@ -836,7 +839,7 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 # -- convert ---------------------------------------------------------------------------------------
 def _convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from pairwise_param.cli.convert import convert_source
-    from pairwise_param.cli.convert_file import atomic_write, collect_check, read_source
+    from pairwise_param.cli.convert_file import atomic_write, collect_check, line_length, read_source
 
     file_part, _, test = args.target.partition("::")
     path = Path(file_part)
@@ -847,7 +850,8 @@ def _convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         options = [n.strip() for n in args.options.split(",") if n.strip()]
         if not options:
             raise _UsageError("--options needs at least one name")
-    result = convert_source(read_source(path), file_part, test=test or None, options=options, reorder=args.reorder)
+    result = convert_source(read_source(path), file_part, test=test or None, options=options, reorder=args.reorder,
+                            keep_rows=args.keep_rows, line_length=line_length(path))
     prefix = f"pairwise-param convert: {file_part}::"
     for name, axes in result.converted.items():
         note = f" ({result.notes[name]})" if name in result.notes else ""
@@ -860,7 +864,7 @@ def _convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(result.diff())
         return ExitCode.OK
     if args.check:
-        check = collect_check(path, result.new_bytes)
+        check = collect_check(path, result.new_bytes, original_args=result.full_args)
         if not check.converted_ok and check.original_ok:
             raise _UsageError(f"{file_part}: not written: the converted file does not collect (the file is "
                               f"unchanged; convert one test with FILE::TEST, or name --options):\n{check.error}")
