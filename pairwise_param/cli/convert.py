@@ -45,7 +45,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pairwise_param.cli.convert_helpers import FULL_FLAG, HELPER, drop_unused_imports, is_helper, read_product
+from pairwise_param.cli.convert_helpers import (
+    CI_RANGE,
+    FULL_FLAG,
+    HELPER,
+    CiRanges,
+    ci_ranges,
+    drop_unused_imports,
+    full_value,
+    is_helper,
+    mark_used,
+    product_of_ranges,
+    read_product,
+    split_ranges,
+    used_names,
+)
 from pairwise_param.cli.convert_write import (
     ALIAS,
     LINE_LENGTH,
@@ -121,15 +135,18 @@ def convert_source(
     old = module.code
     result = Conversion(path, old, old, encoding=module.encoding)
     name, imported = pairwise_name(cst, module)
+    ranges = ci_ranges(cst, module)
     transformer = _make_transformer(cst, result, test, set(options) if options else None,
-                                    _module_lists(cst, module), name, reorder, keep_rows, line_length)
+                                    _module_lists(cst, module), name, reorder, keep_rows, line_length, ranges)
     new_module = module.visit(transformer)
     if test is not None and not transformer.seen_test:
         raise InvalidArgument(f"{path}: no test function {test!r}")
-    if result.full_args:  # an in-house helper was converted: its imports may be unused now
-        new_module = drop_unused_imports(cst, new_module)
-    if result.converted and not imported:
+    if ranges.used:
+        new_module = split_ranges(cst, new_module, ranges)
+    if result.converted and not imported:  # first: it goes in the block of pytest & co.
         new_module = add_import(cst, new_module, name)
+    if result.converted:  # a helper or itertools.product replaced: drop the imports it left unused
+        new_module = drop_unused_imports(cst, new_module, used_names(cst, module))
     result.new = new_module.code
     result.new_bytes = new_module.bytes
     return result
@@ -302,8 +319,10 @@ def _unwrap_single(cst: Any, values: Any) -> Any:
 
 def _make_transformer(cst: Any, result: Conversion, test: str | None, options: set[str] | None,
                       lists: dict[str, Any], name: str, reorder: bool, keep_rows: bool = False,
-                      line_length: int = LINE_LENGTH) -> Any:
+                      line_length: int = LINE_LENGTH, ranges: CiRanges | None = None) -> Any:
     from pairwise_param.report.whatif import MIN_AXES, axis_kind, choose
+
+    found = ranges if ranges is not None else CiRanges()
 
     class Transformer(cst.CSTTransformer):  # type: ignore[misc]  # libcst is imported lazily, as Any
         def __init__(self) -> None:
@@ -333,6 +352,9 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
                 values = _unwrap_single(cst, values)
                 if values is None:
                     return None, "other", f"{names[0]}: rows not of one value each"
+            if len(names) == 1 and isinstance(values, cst.Name) and values.value in found.full_names:
+                # a get_ci_test_range list: the project declared it reducible, its FULL list is the axis
+                return Axis(i, names, full_value(cst, values, found), dec, None, parsed[1]), "option", ""
             literal = values
             if isinstance(values, cst.Name) and values.value in lists:
                 literal = lists[values.value]
@@ -369,6 +391,33 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
             result.full_args = [FULL_FLAG]
             return updated.with_changes(decorators=decs)
 
+        def _product(self, i: int, dec: Any) -> list[Axis] | None:
+            """``parametrize("a,b,c", list(itertools.product(A, B, C)))`` over get_ci_test_range
+            lists: one axis per name, a range's FULL list."""
+            parsed = _parametrize_args(cst, dec)
+            got = _names(cst, parsed[0]) if parsed is not None else None
+            if parsed is None or not got or len(got[0]) < 2:
+                return None
+            args = product_of_ranges(cst, parsed[1], got[0], found)
+            if args is None:
+                return None
+            return [Axis(i, [n], full_value(cst, a, found), dec, None, a) for n, a in zip(got[0], args)]
+
+        def _ranges(self, updated: Any, at: int, test_name: str, axes: list[Axis]) -> Any:
+            """A product of get_ci_test_range lists -> ``@pairwise`` of the FULL lists, ids as
+            the product's (``ids="pytest"``: each value's id, joined in axis order)."""
+            if len(axes) < 3:
+                result.skipped[test_name] = (f"{len(axes)} axes of {CI_RANGE} lists: a pairwise table of two "
+                                             "axes is their full product (more items than the CI lists); left")
+                return updated
+            decs = list(updated.decorators)
+            decs[at] = pairwise_decorator(cst, axes, decs[at], len(self.classes), name, ids="pytest",
+                                          moved=[], line_length=line_length)
+            mark_used(cst, axes, found)
+            result.converted[test_name] = [a.names[0] for a in axes]
+            result.notes[test_name] = f"{CI_RANGE}: the FULL lists, pairwise; ids as the product's"
+            return updated.with_changes(decorators=decs)
+
         def leave_FunctionDef(self, original: Any, updated: Any) -> Any:
             test_name = "::".join([*self.classes, updated.name.value])
             if not updated.name.value.startswith("test"):
@@ -379,6 +428,10 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
             helper = next((i for i, dec in enumerate(updated.decorators) if is_helper(cst, dec)), None)
             if helper is not None:
                 return self._helper(updated, helper, test_name)
+            for i, dec in enumerate(updated.decorators):
+                product = self._product(i, dec) if _is_parametrize(cst, dec) else None
+                if product is not None:
+                    return self._ranges(updated, i, test_name, product)
             marks: list[tuple[Axis | None, str, str]] = []
             for i, dec in enumerate(updated.decorators):
                 if _is_parametrize(cst, dec):
@@ -420,6 +473,7 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
                 elif i not in drop:
                     new_decs.append(dec)
             result.converted[test_name] = [",".join(p.names) for p in params]
+            mark_used(cst, params, found)
             singles = [",".join(p.names) for p, k, _ in marks if p is not None and k == "single" and any(p is q for q in params)]
             if singles:
                 result.riding[test_name] = singles

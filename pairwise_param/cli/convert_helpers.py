@@ -25,13 +25,26 @@ from typing import Any
 
 from pairwise_param.cli.convert_write import Axis, code
 
-__all__ = ["FULL_FLAG", "HELPER", "ProductCall", "drop_unused_imports", "is_helper", "read_product"]
+__all__ = [
+    "CI_RANGE",
+    "FULL_FLAG",
+    "HELPER",
+    "CiRanges",
+    "ProductCall",
+    "ci_ranges",
+    "drop_unused_imports",
+    "full_value",
+    "is_helper",
+    "mark_used",
+    "product_of_ranges",
+    "read_product",
+    "split_ranges",
+    "used_names",
+]
 
 #: the helper's name and its pytest flag for the full product (tests/test_helpers/parametrize.py)
 HELPER = "parametrize_product"
 FULL_FLAG = "--full"
-#: the names a converted module may no longer use (their imports are then dropped)
-HELPER_NAMES = (HELPER, "pairwise_product_cases")
 
 
 @dataclass
@@ -160,33 +173,141 @@ def _include(cst: Any, rows: Any, groups: list[list[str]]) -> Any:
     return cst.List(elements=out)
 
 
-def drop_unused_imports(cst: Any, module: Any) -> Any:
-    """Drop :data:`HELPER_NAMES` from ``from ... import`` lines once nothing else in the
-    module names them (a line left with no name goes)."""
+def used_names(cst: Any, module: Any) -> set[str]:
+    """The names a module uses outside its import lines."""
     used: set[str] = set()
 
     class Uses(cst.CSTVisitor):  # type: ignore[misc]  # libcst is imported lazily, as Any
         def visit_ImportFrom(self, node: Any) -> bool:
             return False
 
+        def visit_Import(self, node: Any) -> bool:
+            return False
+
         def visit_Name(self, node: Any) -> None:
             used.add(node.value)
 
     module.visit(Uses())
-    unused = {n for n in HELPER_NAMES if n not in used}
+    return used
+
+
+def drop_unused_imports(cst: Any, module: Any, before: set[str]) -> Any:
+    """Drop from the module's top-level import lines the names the conversion left unused
+    (used in ``before``, no longer now: the helper, ``itertools`` of a product it
+    replaced); a line left with no name goes, its blank line before it staying the
+    block's (none at the top of the file), as isort and ruff's formatter have it."""
+    unused = before - used_names(cst, module)
     if not unused:
         return module
 
-    class Drop(cst.CSTTransformer):  # type: ignore[misc]  # libcst is imported lazily, as Any
-        def leave_ImportFrom(self, original: Any, updated: Any) -> Any:
-            if isinstance(updated.names, cst.ImportStar):
-                return updated
-            keep = [a for a in updated.names if (a.evaluated_alias or a.evaluated_name) not in unused]
-            if len(keep) == len(updated.names):
-                return updated
-            if not keep:
-                return cst.RemovalSentinel.REMOVE
-            keep[-1] = keep[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-            return updated.with_changes(names=keep)
+    def local(a: Any, plain: bool) -> str:
+        return str(a.evaluated_alias or (a.evaluated_name.split(".")[0] if plain else a.evaluated_name))
 
-    return module.visit(Drop())
+    body: list[Any] = []
+    carry: Any = None  # the leading lines of a removed line, for the next one
+    for stmt in module.body:
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+        if isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar):
+            plain = isinstance(small, cst.Import)
+            keep = [a for a in small.names if local(a, plain) not in unused]
+            if not keep:
+                if carry is None:
+                    carry = stmt.leading_lines
+                continue
+            if len(keep) < len(small.names):
+                keep[-1] = keep[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                stmt = stmt.with_changes(body=[small.with_changes(names=keep)])
+        if carry is not None:
+            lines = stmt.leading_lines
+            stmt = stmt.with_changes(leading_lines=carry if (not lines or not body) else lines)
+            carry = None
+        body.append(stmt)
+    return module.with_changes(body=body)
+
+
+# -- SGLang's get_ci_test_range ---------------------------------------------------------------
+CI_RANGE = "get_ci_test_range"
+
+
+@dataclass
+class CiRanges:
+    """The module-level ``NAME = get_ci_test_range(full, ci)`` lines of a module: name ->
+    the name its FULL list gets (``NAME_FULL``, written just above the line, which then
+    passes it as ``full``), and the names a converted test used."""
+
+    full_names: dict[str, str] = field(default_factory=dict)
+    used: set[str] = field(default_factory=set)
+
+
+def ci_ranges(cst: Any, module: Any) -> CiRanges:
+    """Find the ranges (a name assigned a range once, at module level)."""
+    out = CiRanges()
+    bound: set[str] = set()
+    for stmt in module.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if isinstance(small, cst.Assign):
+                for t in small.targets:
+                    if isinstance(t.target, cst.Name):
+                        bound.add(t.target.value)
+                if (len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+                        and _callee(cst, small.value) == CI_RANGE and len(small.value.args) == 2):
+                    name = small.targets[0].target.value
+                    full = small.value.args[0].value
+                    out.full_names[name] = full.value if isinstance(full, cst.Name) and full.value != name else ""
+    for name, full in list(out.full_names.items()):
+        if not full:
+            new = f"{name}_FULL"
+            while new in bound:
+                new += "_"
+            out.full_names[name] = new
+    return out
+
+
+def product_of_ranges(cst: Any, values: Any, names: Sequence[str], ranges: CiRanges) -> list[Any] | None:
+    """``list(itertools.product(A, B, ...))`` (or ``itertools.product(...)``, ``product(...)``)
+    over one argument per name, at least one of them a range: its arguments (None: not that)."""
+    call = values
+    if _callee(cst, call) == "list" and len(call.args) == 1:
+        call = call.args[0].value
+    if _callee(cst, call) != "product" or len(call.args) != len(names) or any(a.keyword or a.star for a in call.args):
+        return None
+    args = [a.value for a in call.args]
+    if not any(isinstance(a, cst.Name) and a.value in ranges.full_names for a in args):
+        return None
+    return args
+
+
+def full_value(cst: Any, node: Any, ranges: CiRanges) -> Any:
+    """A range name -> the name of its FULL list; else ``node``."""
+    if isinstance(node, cst.Name) and node.value in ranges.full_names:
+        return cst.Name(ranges.full_names[node.value])
+    return node
+
+
+def mark_used(cst: Any, axes: Sequence[Axis], ranges: CiRanges) -> None:
+    """Record the ranges whose FULL name the converted ``axes`` use."""
+    of = {full: name for name, full in ranges.full_names.items()}
+    ranges.used.update(of[a.values.value] for a in axes if isinstance(a.values, cst.Name) and a.values.value in of)
+
+
+def split_ranges(cst: Any, module: Any, ranges: CiRanges) -> Any:
+    """``NAME = get_ci_test_range(<full>, ci)`` of the used ranges -> ``NAME_FULL = <full>``
+    above ``NAME = get_ci_test_range(NAME_FULL, ci)``: what CI runs is unchanged for every
+    other user of ``NAME``, and ``@pairwise`` names the FULL list."""
+    body = []
+    for stmt in module.body:
+        small: Any = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+        name = (small.targets[0].target.value if isinstance(small, cst.Assign) and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name) else None)
+        if name in ranges.used and _callee(cst, small.value) == CI_RANGE:
+            full_name = ranges.full_names[name]
+            first = small.value.args[0]
+            if not (isinstance(first.value, cst.Name) and first.value.value == full_name):
+                body.append(stmt.with_changes(body=[cst.Assign(
+                    targets=[cst.AssignTarget(target=cst.Name(full_name))], value=first.value)]))
+                args = [first.with_changes(value=cst.Name(full_name)), *small.value.args[1:]]
+                stmt = stmt.with_changes(leading_lines=(), body=[small.with_changes(value=small.value.with_changes(args=args))])
+        body.append(stmt)
+    return module.with_changes(body=body)

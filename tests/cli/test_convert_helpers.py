@@ -146,3 +146,28 @@ def test_the_import_lands_where_isort_puts_it(tmp_path: Path) -> None:
     f.write_text(new)
     assert _ruff(f, "check", "--select", "I").returncode == 0
     assert _ruff(f, "format", "--check").returncode == 0
+
+
+def test_sglang_ci_ranges_become_pairwise_axes_of_the_full_lists(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.report.inhouse import SG_TEST
+
+    f = tmp_path / "test_sg.py"
+    f.write_text(SG_TEST)
+    full = _ids(f)  # CI_RUN unset: get_ci_test_range gives the FULL lists
+    assert main(["convert", "--write", str(f)]) == 0
+    err = capsys.readouterr().err
+    assert f"--pairwise-mode=full gives the {len(full)} original node ids" in err
+    text = f.read_text()
+    # the FULL list gets a name above its line; what CI runs stays for every other user
+    assert "BS_LIST_FULL = BS_LIST\nBS_LIST = get_ci_test_range(BS_LIST_FULL, [2, 11])\n" in text
+    assert '@pairwise(bs=BS_LIST_FULL, hidden=HIDDEN_FULL, dtype=DTYPES, ids="pytest")' in text
+    assert "import itertools" not in text  # the product it replaced was its only use
+    assert "test_stacked: unchanged (2 option axes" in err  # two axes: pairwise = their product
+    assert '@pytest.mark.parametrize("k,s", CASES)' in text  # a range of whole cases stays
+    monkeypatch.setenv("CI_RUN", "1")
+    ci = _ids(f)
+    assert len([i for i in ci if i.startswith("test_stacked")]) == 4  # still the CI lists
+    prod = [i for i in ci if i.startswith("test_prod")]
+    assert 24 <= len(prod) < 48 and set(prod) < set(full)  # every pair of the FULL values
