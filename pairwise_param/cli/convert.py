@@ -415,7 +415,11 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
                                           moved=[], line_length=line_length)
             mark_used(cst, axes, found)
             result.converted[test_name] = [a.names[0] for a in axes]
-            result.notes[test_name] = f"{CI_RANGE}: the FULL lists, pairwise; ids as the product's"
+            named = [a.names[0] for a in axes if isinstance(a.written, cst.Name) and a.written.value in lists
+                     and any(isinstance(el.value, cst.Attribute) for el in lists[a.written.value].elements)]
+            result.notes[test_name] = f"{CI_RANGE}: the FULL lists, pairwise; ids as the product's" + (
+                f" except {', '.join(named)}: pytest ids a dotted value (torch.float16) of one mark by its ROW "
+                "(dtype10), @pairwise by its position in the axis (dtype0)" if named else "")
             return updated.with_changes(decorators=decs)
 
         def leave_FunctionDef(self, original: Any, updated: Any) -> Any:
