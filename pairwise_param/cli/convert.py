@@ -342,6 +342,12 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
             converted: '' for a plain shape)."""
             parsed = _parametrize_args(cst, dec)
             if parsed is None:
+                keys = [a.keyword.value for a in dec.decorator.args if a.keyword is not None]
+                first = dec.decorator.args[0].value if dec.decorator.args else None
+                label = _names(cst, first) if first is not None else None
+                if "ids" in keys and label and label[0]:
+                    # named: a list with ids= is the reason a table is left (issue 35)
+                    return None, "ids", f"{','.join(label[0])} has ids= (kept as parametrize: its ids are its own)"
                 return None, "other", ""
             got = _names(cst, parsed[0])
             if not got or not got[0]:
@@ -446,17 +452,25 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
             params = [p for p, _, _ in marks if p is not None and ",".join(p.names) in chosen]
             n_options = sum(k == "option" for p, k, _ in marks if p is not None and ",".join(p.names) in chosen)
             above = [p for p, k, _ in marks if k == "option" and p is not None and ",".join(p.names) not in chosen]
-            unsure = [why for p, _, why in marks if p is None and why]
             need = 2 if options is not None else MIN_AXES
             kept = (f"{', '.join(','.join(p.names) for p in above)} kept as parametrize: a shape parametrize "
                     "below (--reorder converts them; the node ids then change)") if above else ""
+            with_ids = [why for p, k, why in marks if p is None and k == "ids"]
+            unsure = [why for p, k, why in marks if p is None and why and k != "ids"]
             if n_options < need:
                 why = f"{n_options} option axes (needs {need})"
                 if kept:
                     why += "; " + kept
+                if with_ids:
+                    why += "; " + "; ".join(with_ids)
                 if unsure:
                     why += f"; {'; '.join(unsure)}: pass --options to convert them"
                 result.skipped[test_name] = why
+                return updated
+            if options is not None and len(params) == 2 and all(len(p.names) == 1 for p in params):
+                result.skipped[test_name] = (
+                    f"--options {','.join(','.join(p.names) for p in params)}: a pairwise table of two axes is "
+                    "their full product, so converting changes nothing; left as it is")
                 return updated
             for p in params:
                 if p.seen is not None and len(p.names) == 1:

@@ -171,3 +171,35 @@ def test_sglang_ci_ranges_become_pairwise_axes_of_the_full_lists(
     assert len([i for i in ci if i.startswith("test_stacked")]) == 4  # still the CI lists
     prod = [i for i in ci if i.startswith("test_prod")]
     assert 24 <= len(prod) < 48 and set(prod) < set(full)  # every pair of the FULL values
+
+
+def test_ids_on_an_option_decorator_is_named_as_the_reason() -> None:
+    """Issue 35: a table left because a list carries ids= says so."""
+    source = textwrap.dedent('''\
+        import pytest
+
+
+        @pytest.mark.parametrize("dtype", ["fp16", "bf16"], ids=["half", "bf"])
+        @pytest.mark.parametrize("flag", [True, False])
+        @pytest.mark.parametrize("act", ["gelu", "silu", None])
+        def test_k(dtype, flag, act):
+            pass
+        ''')
+    res = convert_source(source, "t.py")
+    assert "dtype has ids=" in res.skipped["test_k"] and not res.converted
+
+
+def test_options_refuse_a_table_conversion_would_not_change() -> None:
+    """Issue 35: two axes named by --options: pairwise is their full product; refused, named."""
+    source = textwrap.dedent('''\
+        import pytest
+
+
+        @pytest.mark.parametrize("dtype", ["fp16", "bf16"])
+        @pytest.mark.parametrize("flag", [True, False])
+        def test_k(dtype, flag):
+            pass
+        ''')
+    res = convert_source(source, "t.py", options=["dtype", "flag"])
+    assert not res.converted and "changes nothing" in res.skipped["test_k"]
+    assert res.new == source

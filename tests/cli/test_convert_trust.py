@@ -237,11 +237,12 @@ def test_tuple_argnames_of_one_name_pass_the_value_not_a_tuple(tmp_path: Path) -
 
         @pytest.mark.parametrize(("m",), [(1,), (2,)])
         @pytest.mark.parametrize(["dtype"], [["fp16"], ["bf16"]])
-        def test_t(m, dtype):
+        @pytest.mark.parametrize("flag", [True, False])
+        def test_t(m, dtype, flag):
             assert m in (1, 2) and dtype in ("fp16", "bf16")
         ''')
-    res = convert_source(src, "t.py", options=["m", "dtype"])
-    assert res.converted == {"test_t": ["m", "dtype"]}
+    res = convert_source(src, "t.py", options=["m", "dtype", "flag"])
+    assert res.converted == {"test_t": ["m", "dtype", "flag"]}
     assert 'm=[1, 2]' in res.new and 'dtype=["fp16", "bf16"]' in res.new
     f = tmp_path / "test_t.py"
     f.write_text(src)
