@@ -24,6 +24,7 @@ import os
 import secrets
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,7 +32,7 @@ from pairwise_param import files
 from pairwise_param.errors import InvalidArgument
 from pairwise_param.files import write_target
 
-__all__ = ["CollectCheck", "atomic_write", "collect_check", "read_source"]
+__all__ = ["CollectCheck", "atomic_write", "collect_check", "line_length", "read_source"]
 
 #: seconds each of the two checking collections may take
 CHECK_TIMEOUT = 300.0
@@ -47,6 +48,31 @@ def read_source(path: Path) -> bytes:
         return path.read_bytes()
     except OSError as exc:
         raise ConvertFileError(f"{str(path)!r}: cannot read it: {exc.strerror or exc}") from None
+
+
+def line_length(path: Path, default: int = 88) -> int:
+    """The formatter's line length for ``path``: ``line-length`` of the nearest
+    ``ruff.toml`` / ``.ruff.toml`` or ``pyproject.toml`` with ``[tool.ruff]`` /
+    ``[tool.black]`` above it (the first such file decides), else ``default``
+    (ruff's and black's)."""
+    from pairwise_param.cli.modelfile import load_toml  # the one TOML reader (tomli on 3.10)
+    from pairwise_param.errors import PairwiseError
+
+    for folder in path.resolve().parents:
+        for name in ("ruff.toml", ".ruff.toml", "pyproject.toml"):
+            f = folder / name
+            if not f.is_file():
+                continue
+            try:
+                doc = load_toml(f.read_text(encoding="utf-8"), str(f))
+            except (OSError, UnicodeDecodeError, PairwiseError):
+                continue
+            tool = doc.get("tool", {}) if name == "pyproject.toml" else {"ruff": doc}
+            for section in ("ruff", "black"):
+                if isinstance(tool.get(section), dict):
+                    value = tool[section].get("line-length", tool[section].get("line_length"))
+                    return value if isinstance(value, int) and value > 0 else default
+    return default
 
 
 def atomic_write(path: Path, data: bytes) -> Path:
@@ -100,10 +126,13 @@ def _collect(path: Path, extra: list[str], timeout: float) -> tuple[bool, list[s
     return ok, ids, tail
 
 
-def collect_check(path: Path, new: bytes, timeout: float = CHECK_TIMEOUT) -> CollectCheck:
-    """Collect ``path`` as it is and ``new`` (from a temporary file beside it, removed
+def collect_check(
+    path: Path, new: bytes, timeout: float = CHECK_TIMEOUT, original_args: Sequence[str] = ()
+) -> CollectCheck:
+    """Collect ``path`` as it is (with ``original_args``: what makes it run its full
+    product, flashinfer's ``--full``) and ``new`` (from a temporary file beside it, removed
     afterwards) with ``--pairwise-mode=full``."""
-    ok0, before, err0 = _collect(path, [], timeout)
+    ok0, before, err0 = _collect(path, list(original_args), timeout)
     tmp = path.with_name(f"{path.stem}_pwconvert_{secrets.token_hex(3)}.py")
     try:
         try:

@@ -163,8 +163,11 @@ def test_an_axis_named_like_a_decorator_option_uses_the_mapping_form(tmp_path: P
     before = _ids(f)
     assert main(["convert", "--write", str(f)]) == 0
     text = f.read_text()
-    assert f'{{"dtype": ["fp16", "bf16"], "flag": [True, False], "{axis}": ["gelu", "silu", None]}}' in text \
-        .replace("'", '"')
+    # one axis a line with trailing commas (issue 35): what ruff's formatter keeps as it is
+    assert (
+        '@pairwise(\n    {\n        "dtype": ["fp16", "bf16"],\n        "flag": [True, False],\n'
+        f'        "{axis}": ["gelu", "silu", None],\n    }},\n    ids="stacked",\n)\n'
+    ) in text
     assert _ids(f, "--pairwise-mode=full") == before
     assert len(_ids(f)) < len(before)
 
@@ -249,11 +252,12 @@ def test_tuple_argnames_of_one_name_pass_the_value_not_a_tuple(tmp_path: Path) -
 
         @pytest.mark.parametrize(("m",), [(1,), (2,)])
         @pytest.mark.parametrize(["dtype"], [["fp16"], ["bf16"]])
-        def test_t(m, dtype):
+        @pytest.mark.parametrize("flag", [True, False])
+        def test_t(m, dtype, flag):
             assert m in (1, 2) and dtype in ("fp16", "bf16")
         ''')
-    res = convert_source(src, "t.py", options=["m", "dtype"])
-    assert res.converted == {"test_t": ["m", "dtype"]}
+    res = convert_source(src, "t.py", options=["m", "dtype", "flag"])
+    assert res.converted == {"test_t": ["m", "dtype", "flag"]}
     assert 'm=[1, 2]' in res.new and 'dtype=["fp16", "bf16"]' in res.new
     f = tmp_path / "test_t.py"
     f.write_text(src)
