@@ -147,8 +147,9 @@ def _check_sub_models(value: Any, ctx: Context) -> tuple[tuple[Any, int], ...]:
 #: What ``ids=`` accepts, shown by every error about it.
 IDS_ACCEPTED = (
     "ids= takes: 'readable' (default: dtype=bfloat16-padded=True), 'pytest' (the ids parametrize "
-    "gives: bfloat16-True, dtype0) or 'stacked' (the node ids of stacked parametrize decorators written "
-    "top decorator first, as `pairwise-param convert` writes them); a callable fn(value) -> str | None as in parametrize (or "
+    "gives: bfloat16-True, dtype0), 'stacked' (the node ids of stacked parametrize decorators written "
+    "top decorator first, as `pairwise-param convert` writes them) or 'product-index' (case-{index} in "
+    "the full product, flashinfer's parametrize_product ids); a callable fn(value) -> str | None as in parametrize (or "
     "fn(argname, value)); a list of one id per value (a table of one axis); or a mapping "
     "{argname: fn(value) or a list of one id per value}"
 )

@@ -70,7 +70,7 @@ class StrengthCoverage:
 class TableReport:
     """One option table of a test: its axes, full product and coverage."""
 
-    source: str  # "pairwise" | "parametrize" | "option-axes"
+    source: str  # "pairwise" | "parametrize" | "option-axes" | "parametrize_product" | "get_ci_test_range"
     axes: tuple[str, ...]
     sizes: tuple[int, ...]
     full_product: int
