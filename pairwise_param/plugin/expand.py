@@ -436,7 +436,7 @@ def _expand(
             model, original, absent = model_for(spec, nodeid, strength, mode)
             table = tables.get(model, mode, spec.effort, spec.seed)
             if rows_for is not None:
-                table = rows_for.table_for(nodeid, index, model, table)
+                table = rows_for.table_for(nodeid, index, model, table, mode=mode, key=original)
             shapes: list[set[str]] = []
             if asked:
                 table, shapes = _follow_up(model, table, asked)
