@@ -12,7 +12,7 @@ not identifiers or collide with an option name, and grouped axes
 (``{"n,k,m": [(1, 64, 128), ...]}``).  Mapping axes come first, then keyword
 axes, each in the order written.  Options are keyword-only and reserved:
 ``strength, sub_models, constraints, include, mode, effort, seed, ids,
-indirect, derived`` (see :func:`pairwise`).
+indirect, compile_axes, derived`` (see :func:`pairwise`).
 
 The mark contract (stable, read by the plugin and by ``pairwise-param``'s CLI)
 ------------------------------------------------------------------------------
@@ -22,14 +22,12 @@ The decorator attaches exactly ONE mark, ``pytest.mark.pairwise(spec)``, where
 * ``spec.axes``: read-only ordered mapping axis name (``"dtype"`` or grouped
   ``"n,k,m"``) -> tuple of values; ``spec.argnames``: the bound argument
   names, grouped axes flattened;
-* ``spec.strength`` (``None`` = the model's default, ``min(2, number of
-  axes)``), ``spec.sub_models``,
-  ``spec.constraints``, ``spec.include``, ``spec.mode`` (``None``, ``"cover"``
-  or ``"full"``), ``spec.effort``, ``spec.seed``, ``spec.ids``,
-  ``spec.indirect``, ``spec.derived`` (argument name -> function of axis
-  values, or ``None``); ``spec.value_params``: axis name -> {value position:
-  (marks, id)} for values written ``pytest.param(value, marks=..., id=...)``
-  (``spec.axes`` holds the bare values);
+* ``spec.strength`` (``None`` = the model's default, ``min(2, number of axes)``),
+  ``spec.sub_models``, ``spec.constraints``, ``spec.include``, ``spec.mode`` (``None``,
+  ``"cover"`` or ``"full"``), ``spec.effort``, ``spec.seed``, ``spec.ids``,
+  ``spec.indirect``, ``spec.compile_axes``, ``spec.derived`` (argument name -> function
+  of axis values, or ``None``); ``spec.value_params``: axis name -> {value position:
+  (marks, id)} for values written ``pytest.param(value, marks=..., id=...)``;
 * ``spec.model(where, strength=None)`` -> the validated
   :class:`~pairwise_param.model.Model` (``where``: the test's nodeid, named in
   every error; ``strength`` overrides the spec's).
@@ -39,21 +37,15 @@ A test may carry several ``pairwise`` marks (stacked decorators, or one on the
 class and one on the method): their tables multiply, and they must not share
 an argument name.
 
-It also adds ``pytest.mark.usefixtures("_pairwise_param_plugin")``: the plugin
-defines that (empty) fixture, so a run without the plugin
-(``-p no:pairwise_param``) fails loudly with "fixture '_pairwise_param_plugin'
-not found" instead of silently running nothing (with ``--strict-markers`` the
-unknown ``pairwise`` mark fails collection already).
+It also adds ``pytest.mark.usefixtures("_pairwise_param_plugin")``, a fixture the
+plugin defines: a run without the plugin fails loudly instead of running nothing.
 
-Options are declared once, in :data:`OPTIONS` (name, default, validator,
-doc), like Hypothesis declares its settings.  Everything given to
-``@pairwise(...)`` is checked when the decorator is applied to the test (so
-every message names the test): option misuse (a reserved name used as an
-axis, a wrong type) raises :class:`~pairwise_param.errors.InvalidArgument`,
-``effort`` and ``seed`` are validated by
-:class:`~pairwise_param.engine.EngineOptions` (their one home); everything about the model itself (values, constraints, include rows,
-strength range) is checked when the plugin expands the mark during
-collection, so it is reported as a collection error of that test.
+Options are declared once, in :data:`OPTIONS` (name, default, validator, doc).
+Everything given is checked when the decorator is applied (every message names the
+test): option misuse raises :class:`~pairwise_param.errors.InvalidArgument`; ``effort``
+and ``seed`` are validated by :class:`~pairwise_param.engine.EngineOptions`; the model
+itself (values, constraints, include rows, strength range) when the plugin expands the
+mark during collection (a collection error of that test).
 
 Nothing here imports pytest or the engine at import time (``pairwise_param``
 must import without them); the decorator imports them when applied.
@@ -330,6 +322,18 @@ def _check_indirect(value: Any, ctx: _Context) -> bool | tuple[str, ...]:
     return names
 
 
+def _check_compile_axes(value: Any, ctx: _Context) -> tuple[str, ...]:
+    names = (value,) if isinstance(value, str) else value
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
+        raise _bad("compile_axes", value, ctx)
+    unknown = [n for n in names if n not in ctx.axes and n not in ctx.argnames]
+    if unknown:
+        raise InvalidArgument(f"compile_axes names {unknown[0]!r}, which is not an axis (axes: "
+                              f"{', '.join(ctx.axes)}); name the axes whose values select a kernel variant",
+                              where=ctx.where)
+    return tuple(dict.fromkeys(names))
+
+
 #: Every option of ``@pairwise``, declared once: the decorator's signature and
 #: :class:`PairwiseSpec`'s fields follow this order and these defaults (a test
 #: checks both); an axis with one of these names goes in the mapping.
@@ -354,6 +358,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("indirect", False, _check_indirect,
            "as in pytest.mark.parametrize: True or a list of axis names whose values go to the "
            "same-named fixture as request.param."),
+    Option("compile_axes", (), _check_compile_axes,
+           "['dtype', 'has_bias']: the axes whose values select a kernel variant (Triton constexprs); "
+           "the table then compiles as few variants as a covering array of those axes alone."),
     Option("derived", None, _check_derived,
            "{'atol': fn(dtype, reduction)}: arguments computed from each row's axis values; not "
            "axes (never paired, not in the id), in the JUnit properties."),
@@ -378,6 +385,7 @@ class PairwiseSpec:
     seed: int = 0
     ids: Any = None
     indirect: bool | tuple[str, ...] = False
+    compile_axes: tuple[str, ...] = ()
     derived: Mapping[str, Callable[..., Any]] | None = None
     #: axis name -> {value position: (marks, id)} for values given as ``pytest.param(value,
     #: marks=..., id=...)``; ``axes`` holds the bare values.
@@ -398,6 +406,10 @@ class PairwiseSpec:
             object.__setattr__(self, "_argnames", cached)
         return cached
 
+    def _model_args(self, strength: int | None) -> dict[str, Any]:
+        return {"strength": strength if strength is not None else self.strength, "constraints": self.constraints,
+                "include": self.include, "sub_models": self.sub_models, "compile_axes": self.compile_axes}
+
     def model(self, where: str | None = None, *, strength: int | None = None) -> Model:
         """Build (and thereby validate) the model; ``strength`` overrides the
         spec's.  With neither, the model's default applies (``min(2, number of axes)``).
@@ -405,28 +417,14 @@ class PairwiseSpec:
         :meth:`split` gives both parts."""
         if self.invalid:
             return self.split(where, strength=strength).valid
-        return Model(
-            dict(self.axes),
-            strength=strength if strength is not None else self.strength,
-            constraints=self.constraints,
-            include=self.include,
-            sub_models=self.sub_models,
-            where=where,
-        )
+        return Model(dict(self.axes), **self._model_args(strength), where=where)
 
     def split(self, where: str | None = None, *, strength: int | None = None) -> Split:
         """The model split into its valid part and one strength-1 part per invalid
         value (:func:`pairwise_param.tables.invalid.split_model`); without invalid values
         the split has no cases."""
-        return split_model(
-            dict(self.axes),
-            strength=strength if strength is not None else self.strength,
-            constraints=self.constraints,
-            include=self.include,
-            sub_models=self.sub_models,
-            where=where,
-            invalid_positions=self.invalid,
-        )
+        return split_model(dict(self.axes), **self._model_args(strength), where=where,
+                           invalid_positions=self.invalid)
 
     def __repr__(self) -> str:
         axes = ", ".join(f"{k}[{len(v) if isinstance(v, tuple) else '?'}]" for k, v in self.axes.items())
@@ -549,6 +547,7 @@ def pairwise(
     seed: int = 0,
     ids: Any = None,
     indirect: bool | Sequence[str] = False,
+    compile_axes: Sequence[str] = (),
     derived: Mapping[str, Callable[..., Any]] | None = None,
     **axes: Iterable[Any],
 ) -> Callable[[F], F]:
@@ -571,6 +570,7 @@ def pairwise(
       in ``parametrize`` (or ``fn(argname, value)``), a list of one id per value (a table
       of one axis), or ``{"argname": fn(value) or [ids]}``;
     * ``indirect``: as in ``pytest.mark.parametrize``;
+    * ``compile_axes``: the axes that select a kernel variant (fewest variants);
     * ``derived``: ``{"atol": lambda dtype, reduction: ...}``: arguments computed from
       each row's values (not axes: never paired, not in the id; in full mode too).
 
