@@ -60,8 +60,10 @@ import torch
 from kernel_tests.fused_norm.cases import (
     BUDGET,
     EPS_VALUES,
+    FUSED_COMPILE_AXES,
     FUSED_OPTIONS,
     NORM_TYPES,
+    NSS_COMPILE_AXES,
     NSS_OPTIONS,
     SHAPES,
     TOLERANCES,
@@ -84,7 +86,7 @@ from pairwise_param import pairwise
 SHAPE_IDS = [shape_id(s) for s in SHAPES]
 
 
-@pairwise(**FUSED_OPTIONS, constraints=[gate_iff_layout, bias_needs_weight])
+@pairwise(**FUSED_OPTIONS, constraints=[gate_iff_layout, bias_needs_weight], compile_axes=FUSED_COMPILE_AXES)
 @pytest.mark.parametrize("B,L,C", SHAPES, ids=SHAPE_IDS)
 @torch.inference_mode()
 def test_fused_residual_norm_scale_shift(backend, device, B, L, C, norm_type, dtype, eps, has_gate, gate_layout,
@@ -95,7 +97,7 @@ def test_fused_residual_norm_scale_shift(backend, device, B, L, C, norm_type, dt
                 padded=padded)
 
 
-@pairwise(**NSS_OPTIONS, constraints=[bias_needs_weight])
+@pairwise(**NSS_OPTIONS, constraints=[bias_needs_weight], compile_axes=NSS_COMPILE_AXES)
 @pytest.mark.parametrize("B,L,C", SHAPES, ids=SHAPE_IDS)
 @torch.inference_mode()
 def test_norm_scale_shift(backend, device, B, L, C, norm_type, dtype, eps, has_weight, has_bias, scale_layout,
@@ -126,7 +128,7 @@ ROUNDING_R_FIRST = Backend("rounds-r-first", _rounding_r_first, reference_norm_s
 ROUNDING_SHAPES = [s for s in SHAPES if s[0] * s[1] <= 8 and s[0] * s[1] * s[2] >= 4096]
 
 
-@pairwise(**FUSED_OPTIONS, constraints=[gate_iff_layout, bias_needs_weight])
+@pairwise(**FUSED_OPTIONS, constraints=[gate_iff_layout, bias_needs_weight], compile_axes=FUSED_COMPILE_AXES)
 @pytest.mark.parametrize("B,L,C", ROUNDING_SHAPES, ids=[shape_id(s) for s in ROUNDING_SHAPES])
 @torch.inference_mode()
 def test_rounding_r_first_fails(device, B, L, C, norm_type, dtype, eps, has_gate, gate_layout, has_weight,

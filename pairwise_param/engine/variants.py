@@ -31,7 +31,7 @@ import dataclasses
 import itertools
 from collections.abc import Sequence
 
-from pairwise_param.constraints import Exclusion, Feasibility, merge_exclusions
+from pairwise_param.constraints import Feasibility, merge_exclusions
 from pairwise_param.engine import EngineOptions, Generated, TupleRef
 from pairwise_param.errors import InvalidArgument
 from pairwise_param.model import IndexModel
@@ -89,11 +89,18 @@ def compile_model(model: IndexModel, feas: Feasibility) -> IndexModel:
             "axes whose values select a kernel variant"
         )
     n = len(model.sizes)
+    pos = {a: i for i, a in enumerate(axes)}
+    # the user's exclusions among compile axes as written (so a model whose constraints keep
+    # compile and other axes apart gets exactly the array cover() gives those axes alone),
+    # then what the other constraints forbid on top of them, as one exclusion over all
+    inside = [(tuple(pos[a] for a in e.scope), e.forbidden) for e in model.exclusions if set(e.scope) <= set(axes)]
+    own = Feasibility(sizes, merge_exclusions(inside))
     forbidden = frozenset(
-        combo for combo in itertools.product(*(range(s) for s in sizes)) if not feas.completable(_cells(n, axes, combo))
+        combo for combo in itertools.product(*(range(s) for s in sizes))
+        if own.violates(combo) is None and not feas.completable(_cells(n, axes, combo))
     )
-    exclusions = (Exclusion(tuple(range(len(axes))), forbidden),) if forbidden else ()
-    scopes = _scopes(model, {a: i for i, a in enumerate(axes)})
+    exclusions = merge_exclusions([*inside, (tuple(range(len(axes))), forbidden)])
+    scopes = _scopes(model, pos)
     return IndexModel(sizes, max(len(s) for s in scopes), scopes, exclusions, ())
 
 
@@ -157,7 +164,6 @@ def compile_aware(
     from pairwise_param.engine.pipeline import run
 
     axes = model.compile_axes
-    n = len(model.sizes)
     cmodel = compile_model(model, feas)
     planned = list(run(cmodel, options, Feasibility(cmodel.sizes, cmodel.exclusions)).rows)
     variants = list(planned)
