@@ -89,8 +89,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="also release device memory after every test (default: once per module)")
 
 
+#: Test files that check the project's tooling on the kernel suites (the fault study and
+#: localize, the upstream CI audit, the GPU profile's arithmetic, the xdist device
+#: mapping): they need no GPU, so they run in CPU CI and the GPU job leaves them out
+#: (``-m "not tooling"``; docs/kernels.md, "The GPU job").
+TOOLING_FILES = ("test_fault_localize.py", "test_fault_study.py", "test_gpu_profile.py",
+                 "test_upstream_ci_audit.py", "support/test_devices.py")
+TOOLING = "tooling"
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", MARK_HELP)
+    config.addinivalue_line("markers", f"{TOOLING}: a test of the tooling, not of a kernel (the GPU job skips it)")
     check_budget_environment()  # a malformed budget is a usage error, before any test runs
     # pytest-xdist: each worker on its own GPU (gw0 -> cuda:0, ...); see support/devices.py
     devices.bind_worker()
@@ -104,6 +114,15 @@ def _visible_gpus() -> int:
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """``-n auto``: one worker per visible GPU (support/devices.py); CPU: xdist's default."""
     return devices.auto_workers(_visible_gpus())
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    here = os.path.dirname(os.path.abspath(__file__))
+    tooling = {os.path.join(here, *name.split("/")) for name in TOOLING_FILES}
+    mark = getattr(pytest.mark, TOOLING)
+    for item in items:
+        if str(item.path) in tooling:
+            item.add_marker(mark)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
