@@ -86,7 +86,8 @@ def execute(name: str, tree: Path, args: list[str], out: Path, cold: bool, timeo
     start = time.perf_counter()
     with open(log, "w") as fh:
         try:
-            rc = subprocess.run(cmd, cwd=tree, env=env, stdout=fh, stderr=subprocess.STDOUT, timeout=timeout).returncode
+            rc = subprocess.run(cmd, cwd=tree, env=env, stdout=fh, stderr=subprocess.STDOUT, timeout=timeout,
+                                check=False).returncode
         except subprocess.TimeoutExpired:
             rc = -9
     wall = time.perf_counter() - start
