@@ -36,7 +36,7 @@ from pairwise_param.engine import EngineOptions, Generated, TupleRef
 from pairwise_param.errors import InvalidArgument
 from pairwise_param.model import IndexModel
 
-__all__ = ["MAX_VARIANT_PRODUCT", "Variants", "compile_aware", "compile_model"]
+__all__ = ["compile_aware"]
 
 #: The compile axes' value combinations are enumerated (each checked for a valid
 #: completion); past this many the declaration is refused with the fix.

@@ -23,7 +23,7 @@ from pairwise_param.plugin.summary import item_rows, test_base
 if TYPE_CHECKING:
     from pairwise_param.plugin.expand import Record
 
-__all__ = ["XDIST_GROUP", "compile_aware", "group_items", "variant_counts", "variant_label"]
+__all__ = ["compile_aware", "group_items", "variant_counts"]
 
 #: pytest-xdist's mark for ``--dist loadgroup``
 XDIST_GROUP = "xdist_group"
