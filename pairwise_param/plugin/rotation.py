@@ -86,9 +86,13 @@ class Rotation:
             runs = runs[:-1]
         if not runs:
             return fixed
+        self.rotated += 1
+        if model.compile_axes:  # no more kernel variants than the fixed table compiles
+            from pairwise_param.tables.rotate_variants import rotate_compile_aware
+
+            return rotate_compile_aware(model, fixed, runs)
         from pairwise_param.tables.rotate import rotate
 
-        self.rotated += 1
         return rotate(model, fixed, runs).table
 
     def record(self, run_tables: list[dict[str, Any]]) -> str:
