@@ -16,6 +16,9 @@ Plans (any several, in order):
   -p no:logging``, warm);
 * ``full``: ours, each family's full product (``--pairwise-mode=full``; fused_norm by
   every 200th item, ``benchmarks/sample_items.py``), on ours' warm cache;
+* ``rotate``: ours, the GPU job three times with ``--pairwise-rotate`` on one history
+  (the first runs the fixed tables; the others rotate): the variants each adds to the
+  warm cache;
 * ``profile``: ours, the GPU job warm under cProfile (``profile.out`` and the top
   functions by own time in ``profile.txt``).
 
@@ -123,7 +126,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--baseline", type=Path, required=True)
-    ap.add_argument("--plan", action="append", choices=("compare", "full", "profile"), required=True)
+    ap.add_argument("--plan", action="append", choices=("compare", "full", "profile", "rotate"), required=True)
     ap.add_argument("--timeout", type=float, default=150)
     a = ap.parse_args()
     a.out.mkdir(parents=True, exist_ok=True)
@@ -145,6 +148,12 @@ def main() -> int:
                     args += ["-p", "benchmarks.sample_items"]
                     extra = {"SAMPLE_EVERY": "200"}
                 results.append(execute(f"ours-full-{fam}", ours, args, a.out, False, a.timeout, extra))
+        elif plan == "rotate":
+            hist = a.out / "history.json"
+            for i in range(3):  # run 1 fills the history (fixed rows), runs 2 and 3 rotate
+                args = ["kernel_tests", "-m", "not tooling", "-p", "no:logging", "--pairwise-rotate",
+                        f"--pairwise-history={hist}"]
+                results.append(execute(f"ours-rotate{i + 1}", ours, args, a.out, False, a.timeout))
         elif plan == "profile":
             results.append(execute("ours-job-profile", ours, job, a.out, False, a.timeout, profile=True))
             import pstats
