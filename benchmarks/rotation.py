@@ -41,6 +41,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from kernel_tests.support.families import FAMILIES
 from pairwise_param import Model, measure
 from pairwise_param.contract import MARK
 from pairwise_param.decorator import PairwiseSpec
@@ -48,7 +49,6 @@ from pairwise_param.tables.build import Table, build_table, engine_options, veri
 from pairwise_param.tables.rotate import SLACK, max_rows, rotate
 
 ROOT = Path(__file__).resolve().parent.parent
-FAMILIES = ("skinny_gemm", "rmsnorm", "rope", "fused_norm")
 Row = tuple[int, ...]
 
 

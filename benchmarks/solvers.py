@@ -27,8 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pairwise_param.constraints import Exclusion, Feasibility
 from pairwise_param.errors import ConstraintsTooHard
+from pairwise_param.feasibility import Exclusion, Feasibility
 from pairwise_param.model import Model
 
 

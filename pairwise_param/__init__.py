@@ -15,16 +15,17 @@ from typing import TYPE_CHECKING, Any
 from pairwise_param._version import __version__
 
 if TYPE_CHECKING:
+    from pairwise_param.axis import Axis
     from pairwise_param.coverage import CoverageReport, audit_rows, measure
     from pairwise_param.decorator import PairwiseSpec, pairwise
     from pairwise_param.errors import PairwiseError
-    from pairwise_param.model import Axis, Model
+    from pairwise_param.model import Model
     from pairwise_param.tables.covering import CoveringArray, cover
     from pairwise_param.tables.invalid import InvalidCase, invalid
 
 #: public name -> the module that defines it
 _HOMES = {
-    "Axis": "pairwise_param.model",
+    "Axis": "pairwise_param.axis",
     "CoverageReport": "pairwise_param.coverage",
     "CoveringArray": "pairwise_param.tables.covering",
     "InvalidCase": "pairwise_param.tables.invalid",

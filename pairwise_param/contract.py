@@ -5,7 +5,9 @@ plugin's hooks module can read them without loading the core).
   covering table of the axes) and ``"full"`` (every row of the full product that
   breaks no constraint).  What a mode *does* is decided in one place,
   :mod:`pairwise_param.tables.build`; where a test's mode and the run's differ,
-  the later one of this tuple wins (``plugin/modes.effective``);
+  the later one of this tuple wins (``plugin/modes.effective``); :func:`check_mode` is
+  THE mode validator (``@pairwise(mode=)``, ``cover(mode=)``, ``--pairwise-mode`` and its
+  environment and ini forms all reach it);
 
 * :data:`ID_STYLES` -- the test id styles of a table (the first is the default):
   ``"readable"`` (``dtype=bfloat16-padded=True``), ``"pytest"`` (the ids each axis
@@ -27,7 +29,16 @@ plugin's hooks module can read them without loading the core).
   :class:`~pairwise_param.tables.invalid.InvalidCase`, or ``None`` on a valid row).
 """
 
-__all__ = ["ID_STYLES", "INVALID_FIXTURE", "INVALID_MARK", "MARK", "MODES", "PLUGIN_FIXTURE", "ROW_MARK_FLAG"]
+__all__ = [
+    "ID_STYLES",
+    "INVALID_FIXTURE",
+    "INVALID_MARK",
+    "MARK",
+    "MODES",
+    "PLUGIN_FIXTURE",
+    "ROW_MARK_FLAG",
+    "check_mode",
+]
 
 MODES = ("cover", "full")
 ID_STYLES = ("readable", "pytest", "stacked")
@@ -37,3 +48,15 @@ PLUGIN_FIXTURE = "_pairwise_param_plugin"
 ROW_MARK_FLAG = "pairwise_row"
 INVALID_MARK = "pairwise_invalid"
 INVALID_FIXTURE = "pairwise_invalid"
+
+
+def check_mode(value: object, name: str = "mode", *, fold: bool = False) -> str:
+    """THE mode validator: ``value`` if it names one of :data:`MODES`, else a
+    :class:`ValueError` whose text names ``name``, the value and the choices
+    (callers re-raise it as their error type: ``InvalidArgument`` naming the test,
+    or the plugin's usage error).  ``fold``: text from a command line, an
+    environment variable or an ini file (case and surrounding blanks ignored)."""
+    key = value.strip().lower() if fold and isinstance(value, str) else value
+    if isinstance(key, str) and key in MODES:
+        return key
+    raise ValueError(f"{name}={value!r} is not a pairwise mode; use one of: {', '.join(MODES)}")

@@ -23,6 +23,7 @@ __all__ = [
     "InvalidConstraint",
     "InvalidInclude",
     "InvalidModel",
+    "InvalidRunFile",
     "MissingExtra",
     "PairwiseError",
     "PairwiseWarning",
@@ -111,13 +112,18 @@ class UnsatisfiableConstraints(InvalidModel):
 
 class ConstraintsTooHard(InvalidModel):
     """Deciding whether the constraints can hold together exceeded the search
-    budget (``constraints.MAX_SEARCH_NODES``): a bounded-time refusal that
+    budget (``feasibility.MAX_SEARCH_NODES``): a bounded-time refusal that
     says what to simplify, instead of an exponential wait."""
 
 
 class InvalidInclude(InvalidModel):
     """A must-include row names an unknown axis or value, or breaks a
     constraint (no valid row can contain it)."""
+
+
+class InvalidRunFile(PairwiseError, ValueError):
+    """A run file (``--pairwise-report``, pytest's cache) cannot be read: not JSON, another
+    version, or malformed; the message names the place (``$.tables[3].rows[2]``)."""
 
 
 class RowOutsideModel(PairwiseError, ValueError):

@@ -22,9 +22,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pairwise_param.model import Model
+from pairwise_param.runs import analysis
 from pairwise_param.runs.localize import build_row, decided, groups, search
 
 if TYPE_CHECKING:
+    from pairwise_param.runs.document import RunDocument
     from pairwise_param.runs.locate import Verdict
 
 #: the CLI's default ``--budget``
@@ -60,15 +62,22 @@ def cells_of(model: Model, combo: Mapping[str, Any], label: Callable[[Any], Any]
 
 
 def run_document(test: str, model: Model, rows: Sequence[tuple[int, ...]], failed: Sequence[bool],
-                 label: Callable[[Any], Any]) -> dict[str, Any]:
-    """The part of a ``pairwise-param/run`` document that localize reads, for one
-    t=2 table whose rows ended ``failed``."""
-    axes = [{"name": a.name, "names": list(a.names), "values": [label(v) for v in a.values]} for a in model.axes]
-    items = [{"nodeid": f"{test}[row{i}]", "row": i, "shape": "",
-              "outcome": "failed" if bad else "passed", "signature": SIGNATURE if bad else None}
-             for i, bad in enumerate(failed)]
-    return {"schema": "pairwise-param/run", "tables": [
-        {"test": test, "table": 0, "strength": 2, "axes": axes, "rows": [list(r) for r in rows], "items": items}]}
+                 label: Callable[[Any], Any]) -> RunDocument:
+    """The ``pairwise-param/run`` document of one t=2 table whose rows ended ``failed``
+    (analysed as the plugin analyses a run)."""
+    from itertools import combinations
+
+    axes = [{"name": a.name, "names": list(a.names), "values": [str(label(v)) for v in a.values],
+             "reprs": [repr(v) for v in a.values]} for a in model.axes]
+    payload = {"test": test, "table": 0, "mode": "cover", "strength": 2, "fingerprint": "", "axes": axes,
+               "scopes": [list(s) for s in combinations(range(len(axes)), 2)], "rows": [list(r) for r in rows],
+               "row_ids": [f"row{i}" for i in range(len(rows))], "infeasible": [], "absent": [],
+               "infeasible_absent": [], "location": [test.split("::")[0], 1],
+               "items": [[f"{test}[row{i}]", i, ""] for i in range(len(rows))]}
+    outcomes = {f"{test}[row{i}]": {"outcome": "failed" if bad else "passed", "when": "call",
+                                    "signature": SIGNATURE if bad else None, "reason": None}
+                for i, bad in enumerate(failed)}
+    return analysis.run_document([analysis.analyze_table(payload, outcomes)], 1 if any(failed) else 0)
 
 
 def _truth(c: Cells, witnesses: Sequence[Cells]) -> str:

@@ -10,6 +10,8 @@ run, so building the parser stays cheap.
 command    result                              formats
 =========  ==================================  =================================
 report     :class:`~pairwise_param.report.types.SuiteReport`   terminal, markdown, json
+run        :class:`~pairwise_param.runs.document.RunDocument`  terminal, markdown, json (``report --run``)
+history    :class:`~pairwise_param.runs.history.History`       terminal, markdown, json (``report --history``)
 check      :class:`~pairwise_param.coverage.CoverageReport`      terminal, json
 generate   :class:`~pairwise_param.tables.covering.CoveringArray`        csv, json, markdown
 =========  ==================================  =================================
@@ -41,6 +43,11 @@ class Output:
     model_path: str = ""
     #: the terminal's width (None: not a terminal, no limit): the terminal table fits it
     width: int | None = None
+    #: ``report --run``: ``--strict-platform`` and ``--strength``
+    strict: bool = False
+    strengths: tuple[int, ...] | None = None
+    #: ``report --history``: ``--last``
+    last: int | None = None
 
 
 Renderer = Callable[[Any, Output], str]
@@ -108,6 +115,56 @@ def _report_json(report: Any, o: Output) -> str:
     from pairwise_param.report.render import render_json
 
     return render_json(report, show_missing=o.show_missing, exit_code=o.exit_code)
+
+
+# -- report --run (a run document) -------------------------------------------------------------------
+def _run_text(doc: Any, o: Output, markdown: bool) -> str:
+    from pairwise_param.runs.text import render_run
+
+    return render_run(doc, list_limit=o.list_limit, fail_under=o.fail_under, strict=o.strict, strengths=o.strengths,
+                      show_missing=o.show_missing, markdown=markdown)
+
+
+@register("run", "terminal", "aligned table for a terminal")
+def _run_terminal(doc: Any, o: Output) -> str:
+    return _run_text(doc, o, markdown=False)
+
+
+@register("run", "markdown", "Markdown (CI step summaries, PR comments)")
+def _run_markdown(doc: Any, o: Output) -> str:
+    return _run_text(doc, o, markdown=True)
+
+
+@register("run", "json", "the run file (schema: pairwise-param report --run FILE --print-schema)")
+def _run_json(doc: Any, o: Output) -> str:
+    from pairwise_param.runs.document import dump
+
+    return dump(doc, indent=2)
+
+
+# -- report --history (the history of the rotated tables) ---------------------------------------------
+@register("history", "terminal", "aligned table for a terminal")
+def _history_terminal(got: Any, o: Output) -> str:
+    from pairwise_param.runs.history import render
+
+    return render(got, o.last, markdown=False)
+
+
+@register("history", "markdown", "Markdown (CI step summaries, PR comments)")
+def _history_markdown(got: Any, o: Output) -> str:
+    from pairwise_param.runs.history import render
+
+    return render(got, o.last, markdown=True)
+
+
+@register("history", "json", "JSON: per table the accumulated coverage")
+def _history_json(got: Any, o: Output) -> str:
+    import dataclasses
+
+    from pairwise_param.runs.history import progress
+
+    doc = [dataclasses.asdict(progress(got.tables[k], o.last)) for k in sorted(got.tables)]
+    return json.dumps({"last": o.last, "tables": doc}, indent=2) + "\n"
 
 
 # -- check -------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ the follow-up requests to a file, runs ``python -m pytest PATHS
 (the user's cache, ``--lf`` state and last run stay as they were), and reads the
 outcomes back.  Never edits a test file.
 
-Trust: the run file is checked against its schema first (:func:`pairwise_param.runs.schema.problems`:
+Trust: the run file is read as every run file is (:func:`pairwise_param.runs.document.load`:
 version, layout, indices; clear errors, exit 2); round 0 re-runs one failing row of
 each failure and compares each table's model fingerprint with the run file's (a test
 whose axes or values changed since the run is refused, exit 2, saying what changed:
@@ -27,7 +27,10 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from pairwise_param.runs.document import RunDocument, RunTable
 
 __all__ = ["LocalizeError", "localize"]
 
@@ -43,20 +46,17 @@ class _RoundTimeout(Exception):
     """A follow-up round ran past ``--timeout``."""
 
 
-def _read(path: Path) -> Any:
-    from pairwise_param.runs.schema import problems
+def _read(path: Path) -> RunDocument:
+    from pairwise_param.errors import InvalidRunFile
+    from pairwise_param.runs.document import load
 
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise LocalizeError(f"cannot read the run file {str(path)!r}: {exc}") from None
-    bad = problems(doc)
-    if bad:
-        raise LocalizeError(f"{str(path)!r} is not a valid run file:\n  " + "\n  ".join(bad))
-    return doc
+        return load(path)
+    except InvalidRunFile as exc:
+        raise LocalizeError(f"the run file {str(path)!r}: {exc.detail}") from None
 
 
-def _last_run(run: str | None) -> Any:
+def _last_run(run: str | None) -> RunDocument:
     if run is not None:
         return _read(Path(run))
     if not LASTRUN.is_file():
@@ -68,7 +68,7 @@ def _last_run(run: str | None) -> Any:
 
 
 def _round(paths: Sequence[str], pytest_args: Sequence[str], requests: list[dict[str, Any]],
-           work: Path, n: int, err: TextIO, timeout: float | None = None) -> Any:
+           work: Path, n: int, err: TextIO, timeout: float | None = None) -> RunDocument:
     from pairwise_param.runs.localize import REQUEST_FORMAT
 
     req = work / f"round{n}.json"
@@ -95,31 +95,31 @@ def _round(paths: Sequence[str], pytest_args: Sequence[str], requests: list[dict
     return _read(out)
 
 
-def _changes(old: Any, new: Any) -> str:
+def _changes(old: RunTable, new: RunTable) -> str:
     """What differs between a table of the run file and the same table now."""
-    was = {a["name"]: a["values"] for a in old["axes"]}
-    now = {a["name"]: a["values"] for a in new["axes"]}
+    was = {a.name: list(a.values) for a in old.axes}
+    now = {a.name: list(a.values) for a in new.axes}
     parts = [f"axis {n!r} is new" for n in now if n not in was]
     parts += [f"axis {n!r} is gone" for n in was if n not in now]
     parts += [f"axis {n!r}: values {was[n]} -> {now[n]}" for n in was if n in now and was[n] != now[n]]
     if list(was) != list(now) and not parts:
         parts.append(f"axes reordered: {list(was)} -> {list(now)}")
-    if old["strength"] != new["strength"]:
-        parts.append(f"strength {old['strength']} -> {new['strength']}")
+    if old.strength != new.strength:
+        parts.append(f"strength {old.strength} -> {new.strength}")
     return "; ".join(parts) or "its constraints or sub-models changed (the model fingerprint differs)"
 
 
-def _check_fresh(doc: Any, report: Any, asked: Sequence[Any]) -> None:
+def _check_fresh(doc: RunDocument, report: RunDocument, asked: Sequence[Any]) -> None:
     """Refuse (LocalizeError) when a table asked about changed since the run, or is gone."""
-    now = {(t["test"], t.get("table", 0)): t for t in report.get("tables", [])}
+    now = {t.key: t for t in report.tables}
     for key in dict.fromkeys((g.test, g.table) for g in asked):
-        old = next(t for t in doc["tables"] if (t["test"], t.get("table", 0)) == key)
+        old = next(t for t in doc.tables if t.key == key)
         new = now.get(key)
         if new is None:
             raise LocalizeError(
                 f"{key[0]} (table {key[1]}) ran no follow-up row: it was renamed, removed, or its model "
                 "changed since the run so that no row could be built; rerun the suite with pytest, then localize")
-        if new["fingerprint"] != old["fingerprint"]:
+        if new.fingerprint != old.fingerprint:
             raise LocalizeError(
                 f"the run file is stale: {key[0]} (table {key[1]}) changed since the run ({_changes(old, new)}); "
                 "its value indices would name other values. Rerun the suite with pytest, then localize")
@@ -176,28 +176,27 @@ def localize(paths: Sequence[str], pytest_args: Sequence[str], budget: int, run:
     return 0 if decided(found) and not stopped else 1
 
 
-def _note_changed(found: Sequence[Any], check: Any, err: TextIO) -> None:
+def _note_changed(found: Sequence[Any], check: RunDocument, err: TextIO) -> None:
     """Round 0's outcome per group: a failing row that now passes is said (flaky, or fixed)."""
     for g in found:
-        table = next((t for t in check.get("tables", []) if (t["test"], t.get("table", 0)) == (g.test, g.table)), None)
-        items = [i for i in (table or {}).get("items", []) if i.get("shape", "") == g.shape and i["outcome"] != "not_run"]
-        if items and not any(i.get("signature") == g.signature for i in items):
+        table = next((t for t in check.tables if t.key == (g.test, g.table)), None)
+        items = [i for i in (table.items if table else ()) if i.shape == g.shape and i.outcome != "not_run"]
+        if items and not any(i.signature == g.signature for i in items):
             print(f"round 0: {g.test}: the failing row {g.failing_nodeids[0]} did not fail the same way again "
-                  f"({items[0]['outcome']}): a flaky test, or the code changed since the run", file=err)
+                  f"({items[0].outcome}): a flaky test, or the code changed since the run", file=err)
 
 
-def _merge(found: Sequence[Any], report: Any) -> int:
+def _merge(found: Sequence[Any], report: RunDocument) -> int:
     """Give each group the outcomes of its follow-up rows; returns the items that ran."""
     ran = 0
-    for table in report.get("tables", []):
-        rows = [tuple(r) for r in table["rows"]]
-        for item in table["items"]:
-            if item.get("outcome") == "not_run":
+    for table in report.tables:
+        for item in table.items:
+            if item.outcome == "not_run":
                 continue
             ran += 1  # a skipped or xfailed follow-up is a case spent too (and never asked again)
             for g in found:
-                if (g.test, g.table, g.shape) == (table["test"], table.get("table", 0), item.get("shape", "")):
-                    g.add(rows[item["row"]], item["outcome"], item.get("signature"), item["nodeid"])
+                if (g.test, g.table, g.shape) == (table.test, table.table, item.shape):
+                    g.add(table.rows[item.row], item.outcome, item.signature, item.nodeid)
     return ran
 
 

@@ -11,7 +11,7 @@ This module checks the engine, so it shares no code with it: it reads only
 the model's axes and values and calls the user's predicates itself.  Which
 tuples are infeasible is decided here by an own exact search (backtracking
 with forward checking over the constrained axes, one connected group of axes
-at a time), not by :class:`pairwise_param.constraints.Feasibility`.
+at a time), not by :class:`pairwise_param.feasibility.Feasibility`.
 
 Rows may be given as
 

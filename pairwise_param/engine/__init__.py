@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pairwise_param.constraints import Feasibility
 from pairwise_param.engine.budget import LEVELS, Progress
 from pairwise_param.errors import InvalidArgument
+from pairwise_param.feasibility import Feasibility
 from pairwise_param.model import IndexModel
 
 __all__ = ["ENGINE_VERSION", "LEVELS", "MAX_EFFORT", "EngineOptions", "Generated", "Progress", "TupleRef", "generate"]

@@ -60,7 +60,7 @@ QUICK_MAX = 3_000_000
 QUICK_PER_TUPLE_CONSTRAINED = 7_000
 QUICK_MAX_CONSTRAINED = 8_000_000
 #: The ceiling of constrained models whose scopes are all triples (t=3): their
-#: search runs on the triple bitsets of :class:`.improve._TripleState`, whose
+#: search runs on the triple bitsets of :class:`.improve.triples.TripleState`, whose
 #: units are charged what its moves cost there (engine version 7; 5 million
 #: units are about 0.5-0.7 s on a loaded 2-core machine, some 12,000 moves
 #: where version 6 made 1,500 in 8 million).

@@ -8,10 +8,10 @@ construction, so the choice is deterministic.
 
 from __future__ import annotations
 
-from pairwise_param.constraints import Feasibility
 from pairwise_param.engine.density import applicable, density
 from pairwise_param.engine.ipog import ipog
 from pairwise_param.engine.requirements import Requirements
+from pairwise_param.feasibility import Feasibility
 from pairwise_param.model import IndexModel
 
 __all__ = ["construct"]

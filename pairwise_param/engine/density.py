@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import random
 
-from pairwise_param.constraints import Feasibility
 from pairwise_param.engine.requirements import Requirements
+from pairwise_param.feasibility import Feasibility
 from pairwise_param.model import IndexModel
 
 __all__ = ["applicable", "density"]

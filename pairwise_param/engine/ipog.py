@@ -25,8 +25,8 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_right
 
-from pairwise_param.constraints import Feasibility
 from pairwise_param.engine.requirements import Requirements, scope_weights
+from pairwise_param.feasibility import Feasibility
 from pairwise_param.model import IndexModel
 
 __all__ = ["ipog"]

@@ -1,37 +1,51 @@
-"""The engine's pipeline: requirements -> shortcuts / constructions -> improver.
+"""The engine's pipeline: requirements, then ONE table of candidate constructions.
 
-Kept apart from :mod:`pairwise_param.engine` (which only defines the public
-types and entry point) so each step stays a small, separately testable
-function.
+:data:`STAGES` lists every candidate in the order it is tried: its name, when
+it ``applies`` (a function of the index model and the options) and how it
+``build``\\ s its rows from the :class:`Run` so far (the best rows, the lower
+bound, the requirements).  :func:`run` walks the table; a candidate is adopted
+when it is verified and smaller than the best so far (:func:`_adopt`, the one
+place a candidate is checked: :func:`.verify.valid` sees every winner, so a
+construction bug costs rows, never coverage).  A stage marked ``ends_at_bound``
+ends the run when the best array is at the lower bound after it (nothing can be
+smaller; the improver would only rebuild its state to find that out); a
+candidate built ``optimal`` ends it at once.
 
-1. Exact requirements (coverable tuples; :mod:`.requirements`).
-2. Unconstrained models without include rows: the direct constructions of
-   :mod:`.algebraic` and :mod:`.recursive`; one that meets the lower bound
-   (or is the optimal binary strength-2 construction) is returned at once.
-3. The greedy constructions (:mod:`.construct`); the smaller of them and the
-   algebraic candidate is kept (ties keep the algebraic one).  A cover-starter
-   array (:mod:`.starters`, unconstrained t=2) of at most
-   :data:`STARTER_START` of its rows replaces it and is what the improver
-   then polishes; a larger one competes with the polished array (step 5).
-4. The improver with the budget of the effort level (:mod:`.budget`):
-   redundant-row removal and row elimination (on a constrained model an
+The order, and why:
+
+1. ``algebraic``: orthogonal arrays and binary pairwise (:mod:`.algebraic`;
+   unconstrained, no include rows).
+2. ``recursive-at-bound``: a recursive construction (:mod:`.recursive`) that
+   meets the lower bound.  One above it waits for step 6: its rigid structure
+   is a poor start for row elimination (4^100 quick: the product's 52 rows
+   polish to 51, IPOG's 53 to 47).
+3. ``greedy``: IPOG and the density greedy (:mod:`.construct`); every model.
+4. ``starter``: a cover-starter array (:mod:`.starters`, unconstrained t=2) of
+   at most :data:`STARTER_START` of the best rows, polished by the improver
+   instead of them (the polish shrinks a greedy array by up to 13%: 6^11 63 ->
+   55 against a 56-row starter).
+5. ``improver``: redundant rows and row elimination within the budget of the
+   effort level (:mod:`.budget`, :mod:`.improve`; on a constrained model an
    effort level goes on from quick mode's search, so it is never larger).
-5. A recursive candidate replaces the result when it is strictly smaller;
-   so do one of :mod:`.strength3` (strength 3 and 4 over more than two
-   values: v-ary doubling, group-developed starters), a cover-starter array
-   not polished in step 3 and the product of an orthogonal array with the
-   engine's own array of fewer columns (:func:`.recursive.product_with`, t=2, v >= 4).
+6. ``recursive``: the recursive construction, when smaller than the polished rows.
+7. ``strength34``: :mod:`.strength3` (strength 3 and 4 over more than two
+   values: v-ary doubling, group-developed starters).
+8. ``late-starter``: a cover starter smaller than the polished rows, when step 4
+   adopted none.
+9. ``product``: an orthogonal array times the engine's own array of fewer
+   columns (:func:`.recursive.product_with`, t=2, v >= 4).
 
-Every candidate is verified by :func:`.verify.valid` before it can win, so
-a construction bug costs rows, never coverage.
+Adding a construction is one :class:`Stage` in :data:`STAGES`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import combinations
 from math import comb
 
-from pairwise_param.constraints import Feasibility
 from pairwise_param.engine import EngineOptions, Generated
 from pairwise_param.engine.algebraic import algebraic, fold
 from pairwise_param.engine.budget import budget_for
@@ -42,9 +56,10 @@ from pairwise_param.engine.requirements import Requirements, requirements
 from pairwise_param.engine.starters import cover_starter, smallest_size
 from pairwise_param.engine.strength3 import strength34
 from pairwise_param.engine.verify import valid
+from pairwise_param.feasibility import Feasibility
 from pairwise_param.model import IndexModel
 
-__all__ = ["lower_bound", "run"]
+__all__ = ["STAGES", "Candidate", "Run", "Stage", "lower_bound", "run"]
 
 Rows = list[tuple[int, ...]]
 
@@ -65,21 +80,85 @@ def lower_bound(req: Requirements) -> int:
     return max((t - len(b) for t, b in zip(req.totals, req.blocked)), default=1)
 
 
-def _direct(model: IndexModel, req: Requirements, feas: Feasibility, lb: int) -> tuple[Rows | None, Rows | None, str, str]:
-    """(algebraic rows, recursive rows, their methods) of the direct
-    constructions that apply (unconstrained, no include rows).  The algebraic
-    rows have passed the check; the recursive ones are checked only if they
-    win (a check of a large model is not free: 3^1000 has 499,500 scopes)."""
-    if req.constrained or model.include:
-        return None, None, "", ""
-    uniform = _uniform(req, model.strength)
-    alg = algebraic(req.sizes, model.strength, uniform, limit=3 * lb)
-    rec = recursive(req.sizes, model.strength, uniform)
-    alg_rows = alg[0] if alg is not None and valid(req, feas, alg[0]) else None
-    rec_rows = rec[0] if rec is not None else None
-    return alg_rows, rec_rows, alg[1] if alg else "", rec[1] if rec else ""
+@dataclass(frozen=True)
+class Candidate:
+    """A stage's rows and the method name they are reported under; ``optimal``:
+    no array can be smaller (the run ends when it is adopted)."""
+
+    rows: Rows
+    method: str
+    optimal: bool = False
 
 
+@dataclass
+class Run:
+    """One engine run: its inputs, the best verified rows so far and what the
+    improver spent; what a stage's ``build`` reads."""
+
+    model: IndexModel
+    options: EngineOptions
+    feas: Feasibility
+    req: Requirements
+    #: no valid array has fewer rows (:func:`lower_bound`)
+    lb: int
+    best: Rows | None = None
+    method: str = ""
+    #: the names of the stages whose candidate was adopted, in order
+    adopted: list[str] = field(default_factory=list)
+    #: work units the improver spent, and whether an interrupt ended it
+    work: int = 0
+    interrupted: bool = False
+
+    @property
+    def size(self) -> int:
+        """Rows of the best array so far (a stage after ``greedy`` always has one)."""
+        assert self.best is not None
+        return len(self.best)
+
+    @cached_property
+    def uniform(self) -> bool:
+        """Are the scopes every ``strength``-subset of the axes (no sub-models)?
+        Computed once: 2^3000 has 4.5 million scopes."""
+        return _uniform(self.req, self.model.strength)
+
+    @cached_property
+    def recursive(self) -> tuple[Rows, str] | None:
+        """The recursive construction (built once; steps 2 and 6 share it)."""
+        return recursive(self.req.sizes, self.model.strength, self.uniform)
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One candidate construction of :data:`STAGES`."""
+
+    name: str
+    #: does the stage apply to this model at all (the cheap test, before any work)?
+    applies: Callable[[IndexModel, EngineOptions], bool]
+    #: its candidate, or None (it found nothing, or nothing smaller than ``run.best``)
+    build: Callable[[Run], Candidate | None]
+    #: the construction every model gets: its rows are verified even when they lose,
+    #: and invalid rows are an engine bug (AssertionError), not a lost candidate
+    required: bool = False
+    #: after this stage, a best array at the floor (the lower bound, or the include
+    #: rows) ends the run
+    ends_at_bound: bool = False
+
+
+# -- when a stage applies --------------------------------------------------------------
+def _always(model: IndexModel, options: EngineOptions) -> bool:
+    return True
+
+
+def _direct(model: IndexModel, options: EngineOptions) -> bool:
+    """Unconstrained, no include rows: the direct constructions' models."""
+    return not model.exclusions and not model.include
+
+
+def _direct_pairs(model: IndexModel, options: EngineOptions) -> bool:
+    return _direct(model, options) and model.strength == 2
+
+
+# -- what a stage builds ---------------------------------------------------------------
 def _plain(k: int, v: int, constant_rows: bool = False) -> Rows:
     """The quick answer for ``v^k`` at strength 2 (a cover starter's fixed
     part; with ``constant_rows``, the v constant rows included: a product's
@@ -90,87 +169,115 @@ def _plain(k: int, v: int, constant_rows: bool = False) -> Rows:
     return list(run(plain, EngineOptions(), Feasibility(sizes, ())).rows)
 
 
-def _product(model: IndexModel, req: Requirements, below: int) -> tuple[Rows | None, str]:
-    """:func:`.recursive.product_with` for an unconstrained uniform t=2 model, or None."""
-    if req.constrained or model.include or model.strength != 2 or max(req.sizes) < 4 or not _uniform(req, 2):
-        return None, ""  # (v < 4 first: 3^1000 and 2^3000 pay no uniformity check)
-    got = product_with(req.sizes, below, lambda k, v: _plain(k, v, constant_rows=True))
-    return (None, "") if got is None else got
+def _algebraic(r: Run) -> Candidate | None:
+    got = algebraic(r.req.sizes, r.model.strength, r.uniform, limit=3 * r.lb)
+    return None if got is None else Candidate(got[0], got[1], optimal=got[1] == "binary")
 
 
-def _starter(model: IndexModel, req: Requirements, below: int) -> tuple[Rows | None, str]:
-    """A cover-starter array with fewer than ``below`` rows (unconstrained,
-    no include rows, uniform strength 2; smaller axes folded), or None."""
-    if req.constrained or model.include or model.strength != 2:
-        return None, ""
-    if smallest_size(len(req.sizes), max(req.sizes)) >= below or not _uniform(req, 2):
-        return None, ""
+def _recursive_at_bound(r: Run) -> Candidate | None:
+    got = r.recursive
+    return Candidate(*got) if got is not None and len(got[0]) <= r.lb else None
+
+
+def _greedy(r: Run) -> Candidate:
+    return Candidate(*construct(r.model, r.req, r.feas, r.lb))
+
+
+def _starter(r: Run, below: int) -> Candidate | None:
+    """A cover-starter array with fewer than ``below`` rows (uniform strength 2;
+    smaller axes folded), or None."""
+    req = r.req
+    if smallest_size(len(req.sizes), max(req.sizes)) >= below or not r.uniform:
+        return None
     got = cover_starter(len(req.sizes), max(req.sizes), below, _plain)
-    if got is None:
-        return None, ""
-    return fold(got[0], req.sizes), got[1]
+    return None if got is None else Candidate(fold(got[0], req.sizes), got[1])
 
 
-def run(model: IndexModel, options: EngineOptions, feas: Feasibility) -> Generated:
-    """The engine's answer for ``model``.
+def _early_starter(r: Run) -> Candidate | None:
+    return _starter(r, int(STARTER_START * r.size) + 1)
 
-    The algebraic candidate competes with the greedy one before the improver
-    (the smaller is improved).  A recursive candidate competes with the
-    improved result instead: its rigid structure is a poor start for row
-    elimination (4^100 quick: the product's 52 rows polish to 51, IPOG's 53
-    to 47), so it is kept as it is when nothing smaller was found.
-    """
-    req = requirements(model, feas)
-    lb = lower_bound(req)
-    best: Rows | None = None
-    method = ""
-    alg, rec, alg_how, rec_how = _direct(model, req, feas, lb)
-    if alg is not None:
-        best, method = alg, alg_how
-        if len(best) <= lb or method == "binary":
-            return Generated(tuple(best), req.infeasible(), method)
-    if rec is not None and len(rec) <= lb and valid(req, feas, rec):
-        return Generated(tuple(rec), req.infeasible(), rec_how)
-    rows, how = construct(model, req, feas, lb)
-    if not valid(req, feas, rows):  # pragma: no cover - would be an engine bug
-        raise AssertionError(f"pairwise_param engine: construction {how!r} left a coverable tuple uncovered")
-    if best is None or len(rows) < len(best):
-        best, method = rows, how
-    if len(best) <= max(lb, len(model.include)):
-        # at the lower bound the improver has nothing to remove (it would return these
-        # rows after building its state: most of a tiny model's engine time)
-        return Generated(tuple(best), req.infeasible(), method)
-    # A starter array at most STARTER_START of the greedy one is polished instead of it
-    # (the polish shrinks a greedy array by up to 13%: 6^11 63 -> 55 against a 56-row
-    # starter); a larger one only competes with the polished result below.
-    starter, starter_how = _starter(model, req, int(STARTER_START * len(best)) + 1)
-    adopted = starter is not None and valid(req, feas, starter)
-    if starter is not None and adopted:
-        best, method = starter, starter_how
+
+def _improver(r: Run) -> Candidate:
+    assert r.best is not None
+    options, req = r.options, r.req
     effort = options.level
     budget = budget_for(req, effort, options.work)
     # Constrained models: an effort level first runs quick mode's search, then goes on from it.
     warm = budget_for(req, 0) if effort > 0 and req.constrained and options.work is None else None
     result = search(
-        req, feas, best, model.include, budget.units, options.seed, lb, budget.stall,
+        req, r.feas, r.best, r.model.include, budget.units, options.seed, r.lb, budget.stall,
         on_progress=options.on_progress, interruptible=options.interruptible,
         warmup=warm.units if warm else 0, warmup_stall=warm.stall if warm else 0,
     )
-    if len(result.rows) < len(best) and valid(req, feas, result.rows):
-        best, method = result.rows, method + ("+tabu" if effort > 0 else "+polish")
-    if rec is not None and len(rec) < len(best) and valid(req, feas, rec):
-        best, method = rec, rec_how
-    if not req.constrained and not model.include:
-        s34 = strength34(
-            req.sizes, model.strength, _uniform(req, model.strength), len(best) - 1, effort, options.seed, req.coverable_count()
-        )
-        if s34 is not None and valid(req, feas, s34[0]):
-            best, method = s34
-    if not adopted:
-        starter, starter_how = _starter(model, req, len(best))
-        if starter is not None and len(starter) < len(best) and valid(req, feas, starter):
-            best, method = starter, starter_how
-    prod, prod_how = _product(model, req, len(best))
-    if prod is not None and len(prod) < len(best) and valid(req, feas, prod):
-        best, method = prod, prod_how
-    return Generated(tuple(best), req.infeasible(), method, result.work, result.interrupted)
+    r.work, r.interrupted = result.work, result.interrupted
+    return Candidate(result.rows, r.method + ("+tabu" if effort > 0 else "+polish"))
+
+
+def _recursive(r: Run) -> Candidate | None:
+    got = r.recursive
+    return None if got is None else Candidate(*got)
+
+
+def _strength34(r: Run) -> Candidate | None:
+    got = strength34(
+        r.req.sizes, r.model.strength, r.uniform, r.size - 1, r.options.level, r.options.seed,
+        r.req.coverable_count(),
+    )
+    return None if got is None else Candidate(*got)
+
+
+def _late_starter(r: Run) -> Candidate | None:
+    return None if "starter" in r.adopted else _starter(r, r.size)
+
+
+def _product(r: Run) -> Candidate | None:
+    """:func:`.recursive.product_with` for a uniform t=2 model over v >= 4 values."""
+    if max(r.req.sizes) < 4 or not r.uniform:
+        return None  # (v < 4 first: 3^1000 and 2^3000 pay no uniformity check)
+    got = product_with(r.req.sizes, r.size, lambda k, v: _plain(k, v, constant_rows=True))
+    return None if got is None else Candidate(*got)
+
+
+#: THE candidate table, tried in this order (see the module docstring for why).
+STAGES: tuple[Stage, ...] = (
+    Stage("algebraic", _direct, _algebraic, ends_at_bound=True),
+    Stage("recursive-at-bound", _direct, _recursive_at_bound, ends_at_bound=True),
+    Stage("greedy", _always, _greedy, required=True, ends_at_bound=True),
+    Stage("starter", _direct_pairs, _early_starter),
+    Stage("improver", _always, _improver),
+    Stage("recursive", _direct, _recursive),
+    Stage("strength34", _direct, _strength34),
+    Stage("late-starter", _direct_pairs, _late_starter),
+    Stage("product", _direct_pairs, _product),
+)
+
+
+def _adopt(r: Run, stage: Stage, cand: Candidate) -> bool:
+    """THE verify-and-compare: ``cand`` replaces the best rows when it is smaller
+    and verified (a ``required`` stage's rows are verified even when they lose)."""
+    smaller = r.best is None or len(cand.rows) < len(r.best)
+    ok = (smaller or stage.required) and valid(r.req, r.feas, cand.rows)
+    if stage.required and not ok:  # pragma: no cover - would be an engine bug
+        raise AssertionError(f"pairwise_param engine: construction {cand.method!r} left a coverable tuple uncovered")
+    if not (smaller and ok):
+        return False
+    r.best, r.method = cand.rows, cand.method
+    r.adopted.append(stage.name)
+    return True
+
+
+def run(model: IndexModel, options: EngineOptions, feas: Feasibility, stages: tuple[Stage, ...] = STAGES) -> Generated:
+    """The engine's answer for ``model``: the smallest verified candidate of ``stages``."""
+    req = requirements(model, feas)
+    r = Run(model, options, feas, req, lower_bound(req))
+    floor = max(r.lb, len(model.include))
+    for stage in stages:
+        if not stage.applies(model, options):
+            continue
+        cand = stage.build(r)
+        if cand is not None and _adopt(r, stage, cand) and cand.optimal:
+            break
+        if stage.ends_at_bound and r.best is not None and len(r.best) <= floor:
+            break
+    assert r.best is not None, "the greedy stage applies to every model"
+    return Generated(tuple(r.best), req.infeasible(), r.method, r.work, r.interrupted)

@@ -18,7 +18,7 @@ import itertools
 from dataclasses import dataclass
 from functools import cached_property
 
-from pairwise_param.constraints import Feasibility
+from pairwise_param.feasibility import Feasibility
 from pairwise_param.model import IndexModel
 
 __all__ = ["Requirements", "requirements", "scope_weights"]

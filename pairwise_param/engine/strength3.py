@@ -44,13 +44,13 @@ from functools import cache
 from itertools import combinations, product
 from math import comb
 
-from pairwise_param.constraints import Feasibility
 from pairwise_param.engine.algebraic import bush, fold
 from pairwise_param.engine.construct import construct
 from pairwise_param.engine.gf import field, prime_power
 from pairwise_param.engine.improve import search
 from pairwise_param.engine.recursive import product_t2
 from pairwise_param.engine.requirements import requirements
+from pairwise_param.feasibility import Feasibility
 from pairwise_param.model import IndexModel
 
 __all__ = ["developed", "doubling_t3", "group", "strength34"]

@@ -31,9 +31,9 @@ import dataclasses
 import itertools
 from collections.abc import Sequence
 
-from pairwise_param.constraints import Feasibility, merge_exclusions
 from pairwise_param.engine import EngineOptions, Generated, TupleRef
 from pairwise_param.errors import InvalidArgument
+from pairwise_param.feasibility import Feasibility, merge_exclusions
 from pairwise_param.model import IndexModel
 
 __all__ = ["compile_aware"]

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from pairwise_param.constraints import Feasibility
 from pairwise_param.engine.requirements import Requirements
+from pairwise_param.feasibility import Feasibility
 
 __all__ = ["uncovered", "valid"]
 

@@ -3,7 +3,8 @@
 
 * :mod:`~pairwise_param.plugin.hooks` -- the pytest hooks (the ``pytest11``
   entry point ``pairwise_param``); cheap to import;
-* :mod:`~pairwise_param.plugin.modes` -- run-time options (flag > env > ini);
+* :mod:`~pairwise_param.plugin.modes` -- run-time options, declared once (``RUN_OPTIONS``) and
+  resolved (flag > env > ini);
 * :mod:`~pairwise_param.plugin.expand` -- ``pairwise`` marks -> ``metafunc.parametrize``;
 * :mod:`~pairwise_param.plugin.absent` -- values whose skip mark is true at collection
   leave a cover table;

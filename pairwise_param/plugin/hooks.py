@@ -16,12 +16,11 @@ asserts it).
   the covering table (or of the full product in full mode) as
   ``pytest.param(..., id=...)``.  Model errors, unknown or doubly
   parametrized arguments become a collection error whose text is our message.
-* Run-time options: ``--pairwise-mode``, ``--pairwise-strength``,
-  ``--pairwise-no-cache``; env ``PAIRWISE_MODE`` / ``PAIRWISE_STRENGTH``; ini
-  ``pairwise_mode`` / ``pairwise_strength``.  A bad flag or ini value is a
-  ``pytest.UsageError`` at start-up; a bad environment value is a collection
-  error of each ``@pairwise`` test only (the environment is shared by every
-  pytest run, most of which use no table).
+* Run-time options: every flag and ini key registered from its one declaration,
+  ``modes.RUN_OPTIONS``, and resolved by ``modes.resolve``.  A bad flag or ini
+  value is a ``pytest.UsageError`` at start-up naming the option and its choices;
+  a bad environment value is a collection error of each ``@pairwise`` test only
+  (the environment is shared by every pytest run, most of which use no table).
 * A terminal summary line (items, tables, full product, reduction) and a
   list of the t-tuples constraints forbid, per test, once.  Under
   pytest-xdist the workers collect, so each worker sends its numbers through
@@ -52,6 +51,17 @@ _RUN_KEY = "pairwise_param.run"
 _ROTATION_KEY = "pairwise_param.rotation"
 
 
+#: configured pytest sessions of this process with this plugin registered (pytest_configure
+#: adds one, pytest_unconfigure takes it back): ``pairwise_param.compat`` reads it through
+#: :func:`sessions` to know whether ``@pairwise`` will be expanded
+_SESSIONS = [0]
+
+
+def sessions() -> int:
+    """How many pytest sessions of this process have the plugin configured now."""
+    return _SESSIONS[0]
+
+
 class _State:
     """The session's state (a plain class: a dataclass costs about a millisecond
     to define, in every pytest run)."""
@@ -67,7 +77,7 @@ class _State:
         self.summary: dict[str, Any] | None = None
         self.extra: dict[str, list[dict[str, Any]]] | None = None  # --pairwise-extra-rows: test -> requests
         self.run: Any = None  # pairwise_param.plugin.outcomes.Run: tables and what their items did
-        self.results: list[dict[str, Any]] | None = None  # the analysed tables, at session end
+        self.results: list[Any] | None = None  # the analysed tables (runs.document.RunTable), at session end
         self.rows_for: Any = None  # plugin.rotation.Rotation / Replay: --pairwise-rotate / --pairwise-replay
 
     def tables_for(self, config: pytest.Config) -> Any:
@@ -83,103 +93,26 @@ class _State:
 
 # -- options -------------------------------------------------------------------
 def pytest_addoption(parser: pytest.Parser) -> None:
+    """Every run-time option from its one declaration, ``modes.RUN_OPTIONS``."""
     group = parser.getgroup("pairwise-param", "pairwise-param: covering tables of option axes")
-    group.addoption(
-        "--pairwise-mode",
-        dest="pairwise_mode",
-        default=None,
-        metavar="cover|full",
-        help="cover: run the covering table of each @pairwise test (default); "
-        "full: the full product of the same axes minus rows a constraint forbids. "
-        f"Env: {modes.ENV_MODE}; ini: pairwise_mode.",
-    )
-    group.addoption(
-        "--pairwise-strength",
-        dest="pairwise_strength",
-        default=None,
-        metavar="N",
-        help="strength t of every table (a test's own strength= is a floor; clamped to the "
-        f"test's number of axes). Env: {modes.ENV_STRENGTH}; ini: pairwise_strength.",
-    )
-    group.addoption(
-        "--pairwise-no-cache",
-        dest="pairwise_no_cache",
-        action="store_true",
-        default=False,
-        help="do not read or write covering tables in pytest's cache directory.",
-    )
-    group.addoption(
-        "--pairwise-report",
-        dest="pairwise_report",
-        default=None,
-        metavar="FILE",
-        help="write what the @pairwise rows did (executed coverage, lost tuples, suspicious "
-        "combinations of failures) to FILE as JSON (schema: pairwise_param/runs/run.schema.json); "
-        "also kept in pytest's cache for `pairwise-param localize` and `pairwise-param report --run`.",
-    )
-    group.addoption(
-        "--pairwise-empty-axis",
-        dest="pairwise_empty_axis",
-        default=None,
-        metavar="|".join(modes.EMPTY_AXIS),
-        help="a table with an empty axis: skip (default; as parametrize(..., []) does, following "
-        "empty_parameter_set_mark) or error (a collection error). Ini: pairwise_empty_axis.",
-    )
-    group.addoption(
-        "--pairwise-ids",
-        dest="pairwise_ids",
-        default=None,
-        metavar="|".join(modes.ID_STYLES),
-        help="test id style: readable (default, dtype=bfloat16-padded=True) or pytest (the ids "
-        "parametrize gives each axis: bfloat16-True, dtype0). Ini: pairwise_ids.",
-    )
-    group.addoption(
-        "--pairwise-extra-rows",
-        dest="pairwise_extra_rows",
-        default=None,
-        metavar="FILE",
-        help="run only the follow-up rows FILE asks for (written by `pairwise-param localize`); "
-        "every other item is deselected.",
-    )
-    group.addoption(
-        "--pairwise-rotate",
-        dest="pairwise_rotate",
-        action="store_true",
-        default=None,
-        help="rotate each cover table: still every t-tuple, at most 1.1x the rows, chosen to cover the "
-        "(t+1)- and (t+2)-tuples the earlier runs in the history did not. "
-        f"Env: {modes.ENV_ROTATE}; ini: pairwise_rotate.",
-    )
-    group.addoption(
-        "--pairwise-history",
-        dest="pairwise_history",
-        default=None,
-        metavar="PATH",
-        help="the history of the tables that ran, read and written by --pairwise-rotate (default: "
-        f"in pytest's cache directory; CI keeps PATH as an artifact). Env: {modes.ENV_HISTORY}; "
-        "ini: pairwise_history.",
-    )
-    group.addoption(
-        "--pairwise-replay",
-        dest="pairwise_replay",
-        default=None,
-        metavar="RUNFILE",
-        help="run exactly the rows each table ran in a past run: RUNFILE is a --pairwise-report "
-        "file, or 'last' (the last run, from pytest's cache).",
-    )
-    parser.addini("pairwise_mode", "pairwise-param mode: cover (default) or full", default="")
-    parser.addini("pairwise_rotate", "pairwise-param: rotate cover tables against the history (true/false)",
-                  default="")
-    parser.addini("pairwise_history", "pairwise-param: the history file of --pairwise-rotate", default="")
-    parser.addini("pairwise_empty_axis", "pairwise-param: a table with an empty axis: skip (default) or error",
-                  default="")
-    parser.addini("pairwise_ids", "pairwise-param test id style: readable (default) or pytest", default="")
-    _add_strength_ini(parser)
+    for option in modes.RUN_OPTIONS:
+        if option.flag and option.switch:
+            group.addoption(option.flag, dest=option.dest, action="store_true", default=None,
+                            help=modes.flag_help(option))
+        elif option.flag:
+            group.addoption(option.flag, dest=option.dest, default=None, metavar=modes.metavar(option),
+                            help=modes.flag_help(option))
+        if option.ini_type == "int":
+            _add_int_ini(parser, option.ini, modes.ini_help(option))
+        elif option.ini_type == "args":
+            parser.addini(option.ini, modes.ini_help(option), type="args", default=[])
+        elif option.ini:
+            parser.addini(option.ini, modes.ini_help(option), default="")
 
 
-def _add_strength_ini(parser: pytest.Parser) -> None:
-    """Register ``pairwise_strength`` so that a native TOML integer works on every
-    supported pytest (``pairwise_strength = 3``), as well as a string:
+def _add_int_ini(parser: pytest.Parser, name: str, help_text: str) -> None:
+    """Register an integer ini key (``pairwise_strength``) so that a native TOML
+    integer works on every supported pytest (``pairwise_strength = 3``), as well as a string:
 
     * pytest >= 9.1 takes the union ``int | str``;
     * pytest 9.0 knows ``"int"`` but no union, and checks native TOML values
@@ -189,25 +122,26 @@ def _add_strength_ini(parser: pytest.Parser) -> None:
     * pytest 8.x has neither type for this; it turns every value of
       ``[tool.pytest.ini_options]`` into text, so a string option is right.
     """
-    help_strength = "pairwise-param strength t for every table (integer >= 1)"
     kinds: tuple[Any, ...] = (int | str, "int")
     for kind in kinds:
         try:
-            parser.addini("pairwise_strength", help_strength, type=kind, default=None)
+            parser.addini(name, help_text, type=kind, default=None)
             return
         except Exception:  # noqa: BLE001, S112 - an older pytest rejects the type (AssertionError, TypeError ...)
             continue
-    parser.addini("pairwise_strength", help_strength, default="")
+    parser.addini(name, help_text, default="")
 
 
-def _ini_text(config: pytest.Config, name: str) -> str:
+def _ini_text(config: pytest.Config, option: modes.RunOption) -> str:
     """The ini value as text (``""`` when unset); a native TOML ``0`` stays
     ``"0"`` (an error), never unset.  A value pytest itself refuses (a text
-    that is no int where the option is typed ``int``) is a usage error."""
+    that is no int where the key is typed ``int``) is a usage error."""
     try:
-        value = config.getini(name)
+        value = config.getini(option.ini)
     except (TypeError, ValueError) as exc:
-        raise pytest.UsageError(f"pairwise-param: {name} (ini) is not a strength: {exc}") from None
+        raise pytest.UsageError(f"pairwise-param: {option.ini} (ini) is not valid: {exc}") from None
+    if isinstance(value, list):  # an "args" key: its words
+        return " ".join(str(v) for v in value)
     return "" if value is None else str(value)
 
 
@@ -234,42 +168,32 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     try:
         settings = modes.resolve(
-            flag_mode=config.getoption("pairwise_mode"),
-            flag_strength=config.getoption("pairwise_strength"),
+            flags={o.name: config.getoption(o.dest) for o in modes.RUN_OPTIONS if o.flag},
             environ=os.environ,
-            ini_mode=_ini_text(config, "pairwise_mode"),
-            ini_strength=_ini_text(config, "pairwise_strength"),
-            flag_empty_axis=config.getoption("pairwise_empty_axis"),
-            ini_empty_axis=_ini_text(config, "pairwise_empty_axis"),
-            flag_ids=config.getoption("pairwise_ids"),
-            ini_ids=_ini_text(config, "pairwise_ids"),
-            flag_rotate=config.getoption("pairwise_rotate"),
-            ini_rotate=_ini_text(config, "pairwise_rotate"),
-            flag_history=config.getoption("pairwise_history"),
-            ini_history=_ini_text(config, "pairwise_history"),
+            ini={o.name: _ini_text(config, o) for o in modes.RUN_OPTIONS if o.ini},
+            option_value=config.getoption,  # pairwise_full_when's flags (a conftest's --full)
         )
     except modes.ModeError as exc:
         raise pytest.UsageError(f"pairwise-param: {exc}") from None
-    report = config.getoption("pairwise_report")
-    if report is not None:
-        from pathlib import Path
-
-        if not str(report).strip() or Path(report).is_dir():
-            raise pytest.UsageError(f"pairwise-param: --pairwise-report={report!r} is not a file name")
-    use_disk = not config.getoption("pairwise_no_cache") and getattr(config, "cache", None) is not None
+    use_disk = not settings.no_cache and getattr(config, "cache", None) is not None
     config.stash[_STATE] = state = _State(settings=settings, use_disk=use_disk)
-    extra = config.getoption("pairwise_extra_rows")
-    if extra is not None:
+    _SESSIONS[0] += 1  # taken back by pytest_unconfigure, which finds the state
+    if settings.extra_rows is not None:
         from pairwise_param.plugin.followup import read_requests
 
-        state.extra = read_requests(extra)
+        state.extra = read_requests(settings.extra_rows)
     _rows_for(config, state)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if config.stash.get(_STATE, None) is not None:
+        _SESSIONS[0] -= 1
 
 
 def _rows_for(config: pytest.Config, state: _State) -> None:
     """``--pairwise-replay`` (wins) or ``--pairwise-rotate``: read what picks the rows,
     here at configure, so the controller and every xdist worker read the same file."""
-    replay = config.getoption("pairwise_replay")
+    replay = state.settings.replay
     if replay is not None:
         from pairwise_param.plugin.rotation import read_replay
 
@@ -481,7 +405,9 @@ def _record_history(config: pytest.Config, state: _State) -> None:
     rotation = state.rows_for
     if rotation is None or not hasattr(rotation, "record") or state.extra is not None or not state.results:
         return
-    problem = rotation.record(state.results)
+    from pairwise_param.runs.document import table_to_json
+
+    problem = rotation.record([table_to_json(t) for t in state.results])
     if problem:
         import warnings
 
@@ -525,7 +451,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
 
         tr.write_sep("-", "pairwise-param: empty tables (an axis without values: none of the table ran)", yellow=True)
         for entry in holes:
-            tr.write_line(empty_line(entry), yellow=True)
+            tr.write_line(empty_line(str(entry["test"]), entry["axes"]), yellow=True)
     if not state.summary or not state.summary["items"]:
         return
     summary = state.summary
@@ -548,7 +474,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
                 "pairwise-param: exit status 1: -W error turns the executed-coverage PairwiseWarning into a failure",
                 red=True,
             )
-    line = summary_line(summary)
+    line = summary_line(summary, modes.mode_why(state.settings))
     if config.getoption("verbose", 0) > 0:
         c = summary["cache"]
         line += f" [tables: {c['built']} built, {c['disk']} from cache, {c['memo']} reused]"

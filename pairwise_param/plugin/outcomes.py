@@ -34,7 +34,6 @@ are lost ("crashed: ...") and the gate fails.
 
 from __future__ import annotations
 
-import json
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,6 +46,7 @@ if TYPE_CHECKING:
     import pytest
 
     from pairwise_param.plugin.expand import Record
+    from pairwise_param.runs.document import RunTable
 
 __all__ = ["CACHE_KEY", "Run", "guarded_cache", "shape_of", "terminal_sections"]
 
@@ -274,9 +274,10 @@ class Run:
             self.outcomes.setdefault(nodeid, outcome)
 
     # -- the end ---------------------------------------------------------------------
-    def finish(self, config: pytest.Config, exitstatus: int) -> list[dict[str, Any]]:
+    def finish(self, config: pytest.Config, exitstatus: int) -> list[RunTable]:
         """Analyse, write the run file and the cache entry, warn; the analysed tables."""
         from pairwise_param.runs.analysis import analyze_table, run_document
+        from pairwise_param.runs.document import dump, to_json
         from pairwise_param.runs.text import lost_at_run_time, warning_text
 
         tables = [analyze_table(p, self.outcomes) for p in self.payloads if p["items"]]
@@ -288,22 +289,22 @@ class Run:
                 target = Path(str(config.invocation_params.dir)) / target
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+                target.write_text(dump(doc), encoding="utf-8")
             except OSError as exc:
                 warnings.warn(PairwiseWarning(f"--pairwise-report={path}: cannot write the run file: {exc}"), stacklevel=1)
         cache = guarded_cache(config)
         if cache is not None:
             try:
-                cache.set(CACHE_KEY, doc)
+                cache.set(CACHE_KEY, to_json(doc))
             except (OSError, Warning):  # a read-only cache directory must not fail the run (nor -W error)
                 pass
         for table in tables:
             if lost_at_run_time(table):
-                path, line = table["location"]
+                path, line = table.location
                 # reported at the test's own line, not ours (the warnings summary groups by location)
                 try:
                     warnings.warn_explicit(
-                        PairwiseWarning(warning_text(table), where=table["test"]), PairwiseWarning, path, line
+                        PairwiseWarning(warning_text(table), where=table.test), PairwiseWarning, str(path), int(line)
                     )
                 except PairwiseWarning:  # -W error::...PairwiseWarning: the run fails (hooks.py)
                     self.raised = True
@@ -328,7 +329,7 @@ def _skip_reason(report: Any) -> str:
     return text.removeprefix("Skipped: ")
 
 
-def terminal_sections(tr: Any, tables: list[dict[str, Any]], verbosity: int) -> None:
+def terminal_sections(tr: Any, tables: list[RunTable], verbosity: int) -> None:
     """The executed-coverage and suspicious-combination sections of the terminal summary."""
     from pairwise_param.runs.text import coverage_line, lost_at_run_time, suspicious_lines
 

@@ -24,7 +24,6 @@ No pytest import at module level: the hooks hand in what they read.
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -140,28 +139,22 @@ class Replay:
 
 
 def read_replay(source: str, cache: Any) -> Replay:
-    """The run file ``source`` (or ``last``: the cache's) as a :class:`Replay`;
-    ``ValueError`` with a message naming the file when it cannot be used."""
+    """The run file ``source`` (or ``last``: the cache's) as a :class:`Replay`, validated
+    as every run file is (:func:`pairwise_param.runs.document.load`); ``ValueError`` with a
+    message naming the file and the place when it cannot be used."""
+    from pairwise_param.errors import InvalidRunFile
     from pairwise_param.plugin.outcomes import CACHE_KEY
-    from pairwise_param.runs.schema import SCHEMA_ID
+    from pairwise_param.runs.document import document_from_json, load
 
-    if source == "last":
-        doc = None if cache is None else cache.get(CACHE_KEY, None)
-        if doc is None:
-            raise ValueError("--pairwise-replay=last: no run in pytest's cache yet (run once first)")
-    else:
-        try:
-            doc = json.loads(Path(source).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise ValueError(f"--pairwise-replay={source}: cannot read the run file ({exc})") from None
-    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA_ID or not isinstance(doc.get("tables"), list):
-        raise ValueError(f"--pairwise-replay={source}: not a pairwise-param run file (--pairwise-report writes one)")
-    tables: dict[tuple[str, int], tuple[str, list[tuple[int, ...]]]] = {}
-    for k, table in enumerate(doc["tables"]):
-        try:
-            key = (str(table["test"]), int(table.get("table", 0)))
-            rows = [tuple(int(x) for x in r) for r in table["rows"]]
-            tables[key] = (str(table["fingerprint"]), rows)
-        except (KeyError, TypeError, ValueError, AttributeError):
-            raise ValueError(f"--pairwise-replay={source}: tables[{k}] is malformed") from None
+    try:
+        if source == "last":
+            got = None if cache is None else cache.get(CACHE_KEY, None)
+            if got is None:
+                raise ValueError("--pairwise-replay=last: no run in pytest's cache yet (run once first)")
+            doc = document_from_json(got, "the last run in pytest's cache")
+        else:
+            doc = load(Path(source))
+    except InvalidRunFile as exc:
+        raise ValueError(f"--pairwise-replay={source}: {exc.detail}") from None
+    tables = {t.key: (t.fingerprint, list(t.rows)) for t in doc.tables}
     return Replay(source, tables)

@@ -127,11 +127,15 @@ def _absent_reasons(rec: Record) -> str:
     return "; ".join(f"{axes[a].name}={value_label(axes[a].values[v])}: {why}" for a, v, why in rec.absent)
 
 
-def summary_line(summary: dict[str, Any]) -> str:
+def summary_line(summary: dict[str, Any], why: str = "") -> str:
+    """The line; ``why``: what set the run's mode (``modes.mode_why``), shown after it so
+    that a CI log says which mode ran and why (``mode=full (pairwise_full_when: env
+    SGLANG_JIT_KERNEL_RUN_FULL_TESTS=1)``)."""
     items, full = summary["items"], summary["full"]
     ts = summary["strengths"]
     t = f"t={ts[0]}" if len(ts) == 1 else f"t={ts[0]}..{ts[-1]}"
-    mode = "" if summary["modes"] == [MODES[0]] else f", mode={'+'.join(summary['modes'])}"
+    mode = "" if summary["modes"] == [MODES[0]] and not why else f", mode={'+'.join(summary['modes'])}"
+    mode += f" ({why})" if why else ""
     from pairwise_param.tables.product import big_int_text, reduction_text
 
     ratio = reduction_text(full, items) if items else "1.0x"

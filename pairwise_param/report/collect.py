@@ -4,6 +4,25 @@
 with a small plugin that records, per collected item, its nodeid,
 ``callspec.params`` and the ``parametrize`` / ``pairwise`` marks that apply to
 it.  pytest is imported only when :func:`collect` runs.
+
+Counting from the marks (``from_marks=True``) uses pytest's public hooks only, with
+one exception, on purpose:
+
+* the rows: in ``pytest_generate_tests`` each ``parametrize`` mark of a function is
+  replaced by a one-row mark in ``metafunc.definition.own_markers`` (the marks of the
+  node pytest generates that function's calls from, used for nothing else); the
+  function's ``pytestmark`` is never touched (it once was swapped for the time of
+  ``pytest_pycollect_makeitem``, which a suite's own hooks could see);
+* the exception: while the suite's ``pytest_collection_modifyitems`` hooks run, the
+  ``callspec`` of each item that stands for several rows is a proxy that records who
+  reads its parameters (:class:`_WatchedCallspec`), restored in a ``finally``.  It must:
+  such an item carries its first row only, so a hook that selects rows by their values
+  (deselects ``b == "w"``) would be silently over-counted, and nothing public says
+  which hook reads which item's parameters; scanning the hooks' source instead would
+  miss a helper defined elsewhere, and comparing the items kept misses a hook that
+  drops a later row but keeps the first (``tests/report/test_counting_auto.py``).  A
+  read sends the report back to pytest's own expansion (``--expand-items``).  The
+  objects watched are items of this in-process ``--collect-only`` run, never run.
 """
 
 from __future__ import annotations
@@ -189,20 +208,35 @@ class _Progress:
 class _FromMarks:
     """The plugin of ``collect(from_marks=True)``: a report that scales with test functions.
 
-    Before pytest builds a test function's items (``pytest_pycollect_makeitem``), each
-    ``parametrize`` mark written on the function is swapped, for the time of that call,
-    for a one-row mark over the same names (so direct parametrization still shadows
-    fixtures, ``indirect=`` still applies and fixture ``params`` still multiply as
-    pytest would).  :class:`_Collector` reads the original rows back through
-    :attr:`originals`: an item then stands for the product of those marks' rows.  Marks
-    of classes and modules, ``@pairwise`` tests and marks whose rows are not a list
-    are expanded by pytest as usual."""
+    In ``pytest_generate_tests`` (public: ``metafunc.definition`` is the node pytest
+    generates a function's calls from, and ``Node.own_markers`` its marks), before
+    pytest's own implementation turns the ``parametrize`` marks into calls, each
+    ``parametrize`` mark written on the function is replaced, in that definition's own
+    marks only, by a one-row mark over the same names (so direct parametrization still
+    shadows fixtures, ``indirect=`` still applies and fixture ``params`` still multiply
+    as pytest would).  The definition serves this one generation: the items are built
+    afresh from the function, whose marks are never touched, so they carry the original
+    marks, and :class:`_Collector` reads their rows back through :meth:`counted`: an item
+    then stands for the product of those marks' rows.  Marks of classes and modules,
+    ``@pairwise`` tests and marks whose rows are not a list are expanded by pytest as usual."""
 
     def __init__(self) -> None:
-        self.originals: dict[int, tuple[Any, MarkInfo]] = {}  # id(one-row mark) -> (it, rows)
+        #: (id(function), id(original mark)) -> (the mark, its rows): the marks counted
+        #: from their rows (the mark is kept so that its id is never reused)
+        self.originals: dict[tuple[int, int], tuple[Any, MarkInfo]] = {}
         self._pset = _parameter_set_type()
 
-    def _swap(self, mark: Any) -> Any:
+    def counted(self, item: Any) -> list[MarkInfo]:
+        """The rows of the ``parametrize`` marks of ``item``'s function that were counted
+        from their rows (the item carries their first row only)."""
+        if not self.originals:
+            return []
+        function = getattr(item, "function", None)
+        key = id(getattr(function, "__func__", function))
+        return [self.originals[(key, id(m))][1] for m in item.iter_markers("parametrize")
+                if (key, id(m)) in self.originals]
+
+    def _swap(self, mark: Any, function: Any) -> Any:
         import pytest
 
         if mark.name != "parametrize" or mark.kwargs.get(ROW_MARK_FLAG):
@@ -219,7 +253,7 @@ class _FromMarks:
         if isinstance(first, self._pset):  # keep the row's values, not its id or marks
             first = pytest.param(*first.values)  # type: ignore[attr-defined]
         one = pytest.mark.parametrize(args[0], [first], **kwargs).mark
-        self.originals[id(one)] = (one, info)
+        self.originals[(id(function), id(mark))] = (mark, info)
         return one
 
     @staticmethod
@@ -253,9 +287,10 @@ class _WatchedCallspec:
         return getattr(self._real, name)
 
 
-def _makeitem_wrapper(plugin: _FromMarks, collector: _Collector) -> Any:
-    """The hook wrappers of counting from the marks: swap a function's marks while pytest
-    builds its items, and watch the suite's hooks read the parameters of counted items."""
+def _from_marks_hooks(plugin: _FromMarks, collector: _Collector) -> Any:
+    """The hooks of counting from the marks: one-row marks in the definition pytest
+    generates a function's calls from, and the suite's hooks watched reading the
+    parameters of counted items."""
     import pytest
 
     class _Wrapper:
@@ -272,20 +307,15 @@ def _makeitem_wrapper(plugin: _FromMarks, collector: _Collector) -> Any:
                     it.callspec = real
                 collector.hook_reads = sorted(set(seen))
 
-        @pytest.hookimpl(wrapper=True)
-        def pytest_pycollect_makeitem(self, collector: Any, name: str, obj: Any) -> Any:
-            func = getattr(obj, "__func__", obj)
-            own = getattr(func, "__dict__", {}).get("pytestmark")
-            if not isinstance(own, list) or plugin._pairwise(own) or not callable(func):
-                return (yield)
-            swapped = [plugin._swap(m) for m in own]
-            if all(a is b for a, b in zip(swapped, own)):
-                return (yield)
-            func.pytestmark = swapped
-            try:
-                return (yield)
-            finally:
-                func.pytestmark = own
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_generate_tests(self, metafunc: Any) -> None:
+            own = metafunc.definition.own_markers
+            if plugin._pairwise(own):
+                return
+            function = getattr(metafunc.function, "__func__", metafunc.function)
+            swapped = [plugin._swap(m, function) for m in own]
+            if any(a is not b for a, b in zip(swapped, own)):
+                own[:] = swapped  # this definition's marks only: the function's stay as written
 
     return _Wrapper()
 
@@ -319,10 +349,8 @@ class _Collector:
     def pytest_itemcollected(self, item: Any) -> None:
         weight = 1  # from the marks: the items this one stands for
         if self.from_marks is not None:
-            originals = self.from_marks.originals
-            for m in item.iter_markers("parametrize"):
-                if id(m) in originals:
-                    weight *= len(originals[id(m)][1].rows)
+            for info in self.from_marks.counted(item):
+                weight *= len(info.rows)
             if weight > 1:
                 self._counted.append(item)
         self.progress.items += weight
@@ -417,8 +445,7 @@ class _Collector:
         static: tuple[MarkInfo, ...] = ()
         weight = 1
         if self.from_marks is not None:
-            originals = self.from_marks.originals
-            static = tuple(originals[id(m)][1] for m in item.iter_markers("parametrize") if id(m) in originals)
+            static = tuple(self.from_marks.counted(item))
             for one in static:
                 weight *= len(one.rows)
                 for n in one.argnames:
@@ -428,11 +455,10 @@ class _Collector:
             marks: list[MarkInfo] = []
             specs: list[Any] = []
             try:
-                originals = self.from_marks.originals if self.from_marks is not None else {}
                 for m in item.iter_markers("parametrize"):
                     if m.kwargs.get(ROW_MARK_FLAG):
                         continue  # the plugin's one-row mark: the pairwise mark describes the table
-                    info = originals[id(m)][1] if id(m) in originals else _mark_info(m, self._pset)
+                    info = _mark_info(m, self._pset)
                     if info is not None:
                         marks.append(info)
                 for m in item.iter_markers("pairwise"):
@@ -514,7 +540,7 @@ def collect(
         try:
             plugins: list[Any] = [collector]
             if marks_plugin is not None:
-                plugins.append(_makeitem_wrapper(marks_plugin, collector))
+                plugins.append(_from_marks_hooks(marks_plugin, collector))
             code = int(pytest.main(args, plugins=plugins))
         except SystemExit as exc:  # argparse inside pytest on bad options
             code = int(exc.code) if isinstance(exc.code, int) else 4

@@ -19,8 +19,17 @@ from itertools import combinations, product
 from typing import Any
 
 from pairwise_param.coverage.reach import Reach
+from pairwise_param.runs.document import (
+    Axis,
+    EmptyTable,
+    RunDocument,
+    RunTable,
+    axis_from_json,
+    executed,
+    table_from_json,
+)
 from pairwise_param.runs.locate import Verdict, suspicious
-from pairwise_param.runs.schema import OUTCOMES, SCHEMA_ID, SCHEMA_VERSION
+from pairwise_param.runs.schema import OUTCOMES
 from pairwise_param.tables.build import exhaustive
 
 __all__ = [
@@ -60,26 +69,26 @@ def signature(crash_message: str) -> str:
 def is_executed(item: Mapping[str, Any]) -> bool:
     """Did the item's test body run?  (A teardown error after a run counts; an
     ``xfail(run=False)`` item, skipped at set-up, does not.)"""
-    return item["when"] in ("call", "teardown") and item["outcome"] not in ("skipped", "not_run")
+    return executed(item["outcome"], item["when"])
 
 
 # -- combinations ---------------------------------------------------------------
-def describe(axes: Sequence[Mapping[str, Any]], combination: Sequence[Sequence[int]]) -> str:
+def describe(axes: Sequence[Axis], combination: Sequence[Sequence[int]]) -> str:
     """``{dtype=bf16, xnorm=True}``: a combination with value labels."""
-    return "{" + ", ".join(f"{axes[a]['name']}={axes[a]['values'][v]}" for a, v in combination) + "}"
+    return "{" + ", ".join(f"{axes[a].name}={axes[a].values[v]}" for a, v in combination) + "}"
 
 
-def never_text(axes: Sequence[Mapping[str, Any]], combination: Sequence[Sequence[int]]) -> str:
+def never_text(axes: Sequence[Axis], combination: Sequence[Sequence[int]]) -> str:
     """The constraint-language rule that forbids a combination (``{"never": {"dtype": 'bf16'}}``),
     written with each value's Python text so it can be pasted into ``constraints=[...]``."""
     parts: list[str] = []
     for a, v in combination:
         axis = axes[a]
-        text = axis["reprs"][v]
-        if len(axis["names"]) > 1 and isinstance(text, list):
-            parts.extend(f'"{n}": {t}' for n, t in zip(axis["names"], text))
+        text = axis.reprs[v]
+        if len(axis.names) > 1 and isinstance(text, tuple):
+            parts.extend(f'"{n}": {t}' for n, t in zip(axis.names, text))
         else:
-            parts.append(f'"{axis["names"][0]}": {text}')
+            parts.append(f'"{axis.names[0]}": {text}')
     return '{"never": {' + ", ".join(parts) + "}}"
 
 
@@ -101,7 +110,7 @@ def _why(item: Mapping[str, Any] | None) -> str:
 
 
 # -- one table ------------------------------------------------------------------
-def analyze_table(payload: Mapping[str, Any], outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+def analyze_table(payload: Mapping[str, Any], outcomes: Mapping[str, Mapping[str, Any]]) -> RunTable:
     """The TABLE entry of the run document (see the module docstring) from the
     collection-time payload (everything but ``items`` outcomes, ``counts``,
     ``coverage`` and ``suspicious``; ``items`` as ``[nodeid, row, shape]``) and
@@ -125,9 +134,10 @@ def analyze_table(payload: Mapping[str, Any], outcomes: Mapping[str, Mapping[str
     counts = {"rows": len(payload["rows"]), "items": len(items), "executed": sum(map(is_executed, items))}
     counts.update({k: sum(1 for i in items if i["outcome"] == k) for k in OUTCOMES})
     doc["counts"] = counts
-    doc["coverage"] = _coverage(doc, items)
-    doc["suspicious"] = _suspicious(doc, items)
-    return doc
+    axes = [axis_from_json(a) for a in payload["axes"]]
+    doc["coverage"] = _coverage(doc, items, axes)
+    doc["suspicious"] = _suspicious(doc, items, axes)
+    return table_from_json(doc)
 
 
 def natural(text: str) -> list[Any]:
@@ -156,8 +166,8 @@ def _coverable(doc: Mapping[str, Any]) -> int | None:
     return total - len(doc["infeasible"]) - len(doc["infeasible_absent"])
 
 
-def _coverage(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    rows, scopes, axes = doc["rows"], doc["scopes"], doc["axes"]
+def _coverage(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]], axes: Sequence[Axis]) -> dict[str, Any]:
+    rows, scopes = doc["rows"], doc["scopes"]
     order = {tuple(s): k for k, s in enumerate(scopes)}
     every_row = set(range(len(rows)))
     groups = {shape: [i for i in items if i["shape"] == shape] for shape in _shapes(items)}
@@ -222,15 +232,16 @@ def _coverage(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]]) -> dic
             for tup in ordered
         ],
         "reasons": [{"reason": k, "items": n} for k, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))],
-        "suggestion": _suggestion(doc, items, ran_shapes) if lost else [],
+        "suggestion": _suggestion(doc, items, ran_shapes, axes) if lost else [],
     }
 
 
-def _suggestion(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]], shapes: Sequence[str]) -> list[dict[str, Any]]:
+def _suggestion(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]], shapes: Sequence[str],
+                axes: Sequence[Axis]) -> list[dict[str, Any]]:
     """Constraints that would keep the table's rows off what cannot run: per
     shape and skip reason, the one combination every such item holds and no
     executed item of the shape holds (the same ranking as for failures)."""
-    rows, axes = doc["rows"], doc["axes"]
+    rows = doc["rows"]
     found: dict[tuple[tuple[int, int], ...], list[str]] = {}
     for shape in shapes:
         group = [i for i in items if i["shape"] == shape]
@@ -256,8 +267,8 @@ def _suggestion(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]], shap
     ]
 
 
-def _suspicious(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    rows, axes = doc["rows"], doc["axes"]
+def _suspicious(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]], axes: Sequence[Axis]) -> list[dict[str, Any]]:
+    rows = doc["rows"]
     out = []
     for shape in _shapes(items):
         group = [i for i in items if i["shape"] == shape]
@@ -294,40 +305,39 @@ def _suspicious(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]]) -> l
     return out
 
 
-def _absent_reasons(table: Mapping[str, Any]) -> list[str]:
+def _absent_reasons(table: RunTable) -> list[str]:
     """``dtype=bf16: bf16 needs sm80+`` for each value of a table skipped at collection."""
-    axes = table["axes"]
-    return [f"{axes[a['axis']]['name']}={axes[a['axis']]['values'][a['value']]}: {a['reason']}"
-            for a in table.get("absent", [])]
+    axes = table.axes
+    return [f"{axes[a.axis].name}={axes[a.axis].values[a.value]}: {a.reason}" for a in table.absent]
 
 
-def reach(table: Mapping[str, Any]) -> Reach | None:
+def reach(table: RunTable) -> Reach | None:
     """A run file's TABLE entry in the one model of what a table covers here
     (:class:`~pairwise_param.coverage.reach.Reach`): runnable = the tuples the collected
     rows cover, covered = those executed rows covered, not runnable = the tuples only
     values skipped at collection hold (once per shape that ran).  None when no shape ran."""
-    cov = table["coverage"]
-    if cov["percent"] is None:
+    cov = table.coverage
+    if cov.percent is None:
         return None
-    shapes = max(1, len(cov["shapes"]))
-    unrunnable = len(table.get("infeasible_absent", [])) * shapes
-    crashed = sum(1 for i in table["items"] if i["when"] == "crash")
-    return Reach(int(table["strength"]), int(cov["collected"]), int(cov["executed"]), unrunnable,
-                 tuple(_absent_reasons(table)), crashed=crashed)
+    shapes = max(1, len(cov.shapes))
+    unrunnable = len(table.infeasible_absent) * shapes
+    crashed = sum(1 for i in table.items if i.when == "crash")
+    return Reach(table.strength, cov.collected, cov.executed, unrunnable, tuple(_absent_reasons(table)),
+                 crashed=crashed)
 
 
-def executed_at(table: Mapping[str, Any], strength: int) -> tuple[Reach, list[int]] | None:
+def executed_at(table: RunTable, strength: int) -> tuple[Reach, list[int]] | None:
     """The table's executed coverage at ``strength`` (any, not only the one it was built
     for), from its rows and outcomes: runnable = the ``strength``-tuples the collected
     rows hold in each shape that ran, covered = those its executed items hold; and the
     running count of covered tuples after each executed item (for ``--plot``).  None when
     the table has fewer axes than ``strength`` or no shape ran.  Tuples not runnable here
     are counted at the table's own strength (the run file lists them at that strength)."""
-    n = len(table["axes"])
-    shapes = table["coverage"]["shapes"]
+    n = len(table.axes)
+    shapes = table.coverage.shapes
     if strength > n or not shapes:
         return None
-    rows = table["rows"]
+    rows = table.rows
     scopes = [list(s) for s in combinations(range(n), strength)]
     per_row = [_tuples(r, scopes) for r in rows]
     held: set[tuple[tuple[int, int], ...]] = set().union(*per_row) if per_row else set()
@@ -337,15 +347,15 @@ def executed_at(table: Mapping[str, Any], strength: int) -> tuple[Reach, list[in
         runnable = above[0] * len(shapes)
     seen: set[tuple[str, tuple[tuple[int, int], ...]]] = set()
     cumulative: list[int] = []
-    for item in table["items"]:
-        if item["shape"] in shapes and is_executed(item):
-            seen.update((item["shape"], tup) for tup in per_row[item["row"]])
+    for item in table.items:
+        if item.shape in shapes and item.executed:
+            seen.update((item.shape, tup) for tup in per_row[item.row])
             cumulative.append(len(seen))
-    own = strength == table["strength"]
-    unrunnable = len(table.get("infeasible_absent", [])) * len(shapes) if own else 0
+    own = strength == table.strength
+    unrunnable = len(table.infeasible_absent) * len(shapes) if own else 0
     if above is not None:
         unrunnable = above[1] * len(shapes)
-    crashed = sum(1 for i in table["items"] if i["when"] == "crash")
+    crashed = sum(1 for i in table.items if i.when == "crash")
     reach_ = Reach(strength, runnable, len(seen), unrunnable, tuple(_absent_reasons(table)), crashed=crashed)
     return reach_, cumulative
 
@@ -354,16 +364,16 @@ def executed_at(table: Mapping[str, Any], strength: int) -> tuple[Reach, list[in
 ABOVE_LIMIT = 200_000
 
 
-def _above(table: Mapping[str, Any], strength: int, scopes: Sequence[Sequence[int]]) -> tuple[int, int] | None:
+def _above(table: RunTable, strength: int, scopes: Sequence[Sequence[int]]) -> tuple[int, int] | None:
     """For a strength above the table's own (cover mode): (t-tuples no forbidden sub-tuple
     of the table's strength rules out, of those the ones a value skipped at collection
     holds).  Constraints that forbid only wider combinations are not seen, so the first
     number is an upper bound there.  None at or below the table's strength, in full mode,
     or past :data:`ABOVE_LIMIT` tuples."""
-    s = int(table["strength"])
-    if strength <= s or exhaustive(table["mode"]):
+    s = table.strength
+    if strength <= s or exhaustive(table.mode):
         return None
-    sizes = [len(a["values"]) for a in table["axes"]]
+    sizes = [len(a.values) for a in table.axes]
     total = 0
     for scope in scopes:
         n = 1
@@ -372,8 +382,8 @@ def _above(table: Mapping[str, Any], strength: int, scopes: Sequence[Sequence[in
         total += n
     if total > ABOVE_LIMIT:
         return None
-    forbidden = {tuple(tuple(c) for c in combo) for combo in table["infeasible"]}
-    absent = {tuple(tuple(c) for c in combo) for combo in table.get("infeasible_absent", [])}
+    forbidden = set(table.infeasible)
+    absent = set(table.infeasible_absent)
     ok = gone = 0
     for scope in scopes:
         for values in product(*(range(sizes[a]) for a in scope)):
@@ -388,9 +398,9 @@ def _above(table: Mapping[str, Any], strength: int, scopes: Sequence[Sequence[in
     return ok, gone
 
 
-def run_document(tables: Sequence[Mapping[str, Any]], exitstatus: int,
-                 empty: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
-    """The whole run file: the analysed tables, the tables that are holes (an empty
-    axis: nothing of them ran) and pytest's exit status."""
-    return {"schema": SCHEMA_ID, "schema_version": SCHEMA_VERSION, "exitstatus": int(exitstatus),
-            "tables": list(tables), "empty": [dict(e) for e in empty]}
+def run_document(tables: Sequence[RunTable], exitstatus: int,
+                 empty: Sequence[Mapping[str, Any]] = ()) -> RunDocument:
+    """The whole run: the analysed tables, the tables that are holes (an empty
+    axis: nothing of them ran: ``{"test", "location", "axes"}``) and pytest's exit status."""
+    return RunDocument(int(exitstatus), tuple(tables),
+                       tuple(EmptyTable(str(e["test"]), tuple(e["location"]), tuple(e["axes"])) for e in empty))

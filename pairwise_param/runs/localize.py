@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pairwise_param.runs.analysis import FAILURES, describe
+from pairwise_param.runs.document import Axis, RunDocument, axis_from_json, document_from_json
 
 if TYPE_CHECKING:
     from pairwise_param.model import Model
@@ -68,7 +69,8 @@ class Group:
     shape: str
     signature: str
     strength: int
-    axes: list[Mapping[str, Any]]
+    #: the table's axes (mappings of the run file's layout are taken too)
+    axes: Sequence[Axis | Mapping[str, Any]]
     failing: list[tuple[int, ...]] = field(default_factory=list)
     passing: list[tuple[int, ...]] = field(default_factory=list)
     failing_nodeids: list[str] = field(default_factory=list)
@@ -80,6 +82,13 @@ class Group:
     partial: bool = False
     #: follow-up rows that failed with this group's signature
     extra_failing: list[tuple[int, ...]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.axes = [a if isinstance(a, Axis) else axis_from_json(a) for a in self.axes]
+
+    @property
+    def axis_list(self) -> list[Axis]:
+        return [a for a in self.axes if isinstance(a, Axis)]
 
     @property
     def key(self) -> tuple[str, int, str, str]:
@@ -108,7 +117,7 @@ class Group:
 
     def describe(self, combination: Sequence[tuple[int, int]]) -> str:
         """``{dtype=bf16, xnorm=True}`` with the run document's value labels."""
-        return describe(self.axes, combination)
+        return describe(self.axis_list, combination)
 
     def add(self, row: Sequence[int], outcome: str, signature: str | None, nodeid: str) -> None:
         """Take the outcome of a follow-up row of this group's shape (a skipped or
@@ -172,7 +181,7 @@ class Group:
             rivals = any(held[o] == held[c] for c in union for o in held if o != c)
             singles = [c[0] for c in union if len(c) == 1]
             whole_axis = any(
-                {x for a, x in singles if a == axis} == set(range(len(self.axes[axis]["values"])))
+                {x for a, x in singles if a == axis} == set(range(len(self.axis_list[axis].values)))
                 for axis in {a for a, _ in singles}
             )
             if not rivals and not whole_axis:
@@ -181,31 +190,33 @@ class Group:
                 return "unexplained", union + [c for c in cands if c not in union]
         return "unexplained", cands
 
-def groups(doc: Mapping[str, Any]) -> list[Group]:
-    """The failure groups of a run document, in document order (tables, then
-    shapes and signatures in the order their first failing item appears)."""
+def groups(doc: RunDocument | Mapping[str, Any]) -> list[Group]:
+    """The failure groups of a run document (or of its JSON, read by
+    :func:`pairwise_param.runs.document.document_from_json`), in document order (tables,
+    then shapes and signatures in the order their first failing item appears)."""
+    if not isinstance(doc, RunDocument):
+        doc = document_from_json(doc)
     out: list[Group] = []
-    interrupted = doc.get("exitstatus") == 2  # pytest's INTERRUPTED
-    for table in doc.get("tables", []):
-        rows = [tuple(r) for r in table["rows"]]
-        partial = interrupted or any(item.get("outcome") == "not_run" for item in table["items"])
+    interrupted = doc.exitstatus == 2  # pytest's INTERRUPTED
+    for table in doc.tables:
+        rows = table.rows
+        partial = interrupted or any(item.outcome == "not_run" for item in table.items)
         by_shape_pass: dict[str, list[tuple[int, ...]]] = {}
         found: dict[tuple[str, str], Group] = {}
-        for item in table["items"]:
-            shape, outcome = item.get("shape", ""), item.get("outcome")
-            row = rows[item["row"]]
+        for item in table.items:
+            shape, outcome = item.shape, item.outcome
+            row = rows[item.row]
             if outcome == "passed":
                 by_shape_pass.setdefault(shape, []).append(row)
             elif outcome in FAILURES:
-                sig = item.get("signature") or ""
+                sig = item.signature or ""
                 g = found.get((shape, sig))
                 if g is None:
-                    g = Group(table["test"], int(table.get("table", 0)), shape, sig, int(table["strength"]),
-                              list(table["axes"]), partial=partial)
+                    g = Group(table.test, table.table, shape, sig, table.strength, list(table.axes), partial=partial)
                     found[(shape, sig)] = g
                     out.append(g)
                 g.failing.append(row)
-                g.failing_nodeids.append(item["nodeid"])
+                g.failing_nodeids.append(item.nodeid)
         for g in found.values():
             g.passing = list(by_shape_pass.get(g.shape, []))
             g.original = len(g.failing)
@@ -226,7 +237,7 @@ def _preferences(group: Group, keep: Combination, others: Sequence[Combination])
         if a in kept:
             prefs.append([kept[a]])
             continue
-        size = len(group.axes[a]["values"])
+        size = len(group.axis_list[a].values)
         good, avoid = set(harmless[a]), failing_vals[a] | in_others[a]
         prefs.append(sorted(range(size), key=lambda v: (v not in good, v in avoid, v)))
     return prefs

@@ -160,7 +160,7 @@ _COVERAGE = {
 _GROUP = {
     "type": "object",
     "required": [
-        "shape", "signature", "failed", "passed", "items", "verdict", "explaining", "size", "candidates",
+        "shape", "signature", "failed", "passed", "items", "verdict", "explaining", "candidates",
         "candidates_total", "failing_nodeids", "unexplained_nodeids",
     ],
     "properties": {
@@ -331,15 +331,84 @@ def problems(doc: Any, limit: int = 10) -> list[str]:
     if out:
         return out[:limit]
     for t, table in enumerate(doc["tables"]):
-        sizes = [len(a["values"]) for a in table["axes"]]
-        for r, row in enumerate(table["rows"]):
-            if len(row) != len(sizes):
-                out.append(f"$.tables[{t}].rows[{r}]: {len(row)} value indices for {len(sizes)} axes")
-            elif any(v >= n for v, n in zip(row, sizes)):
-                out.append(f"$.tables[{t}].rows[{r}]: {row} has a value index outside its axis (sizes {sizes})")
-        for i, item in enumerate(table["items"]):
-            if item["row"] >= len(table["rows"]):
-                out.append(f"$.tables[{t}].items[{i}].row: {item['row']}, but the table has {len(table['rows'])} rows")
+        _table_problems(table, f"$.tables[{t}]", out)
         if len(out) >= limit:
             break
     return out[:limit]
+
+
+def _combos(combos: list[Any], sizes: list[int], where: str, out: list[str]) -> None:
+    for c, combo in enumerate(combos):
+        for k, (a, v) in enumerate(combo):
+            if a >= len(sizes) or v >= sizes[a]:
+                out.append(f"{where}[{c}][{k}]: [{a}, {v}] names no value of the table (axis sizes {sizes})")
+                return
+
+
+def _table_problems(table: dict[str, Any], where: str, out: list[str]) -> None:
+    """What a schema cannot say of one TABLE: every index inside its axis, the strength
+    within the axes, counts and figures that agree with the items."""
+    axes = table["axes"]
+    sizes = [len(a["values"]) for a in axes]
+    n = len(sizes)
+    for k, a in enumerate(axes):
+        if not a["values"]:
+            out.append(f"{where}.axes[{k}].values: an axis without values")
+        if len(a["reprs"]) != len(a["values"]):
+            out.append(f"{where}.axes[{k}].reprs: {len(a['reprs'])} texts for {len(a['values'])} values")
+        for v, text in enumerate(a["reprs"]):
+            if isinstance(text, list) and not all(isinstance(x, str) for x in text):
+                out.append(f"{where}.axes[{k}].reprs[{v}]: {_short(text)} is not a list of strings")
+    if not 1 <= table["strength"] <= max(n, 1):
+        out.append(f"{where}.strength: {table['strength']}, but the table has {n} axes")
+    for k, scope in enumerate(table["scopes"]):
+        if any(a >= n for a in scope) or len(set(scope)) != len(scope):
+            out.append(f"{where}.scopes[{k}]: {_short(scope)} is not a set of axis indices below {n}")
+    if not table["rows"]:
+        out.append(f"{where}.rows: no rows (a table of a run had items, so rows)")
+    for r, row in enumerate(table["rows"]):
+        if len(row) != n:
+            out.append(f"{where}.rows[{r}]: {len(row)} value indices for {n} axes")
+            continue
+        for a, v in enumerate(row):
+            if v >= sizes[a]:
+                out.append(f"{where}.rows[{r}][{a}]: {row} has a value index outside its axis (sizes {sizes})")
+                break
+    if len(table["row_ids"]) != len(table["rows"]):
+        out.append(f"{where}.row_ids: {len(table['row_ids'])} ids for {len(table['rows'])} rows")
+    _combos(table["infeasible"], sizes, f"{where}.infeasible", out)
+    _combos(table["infeasible_absent"], sizes, f"{where}.infeasible_absent", out)
+    for k, a in enumerate(table["absent"]):
+        if a["axis"] >= n or a["value"] >= sizes[a["axis"]]:
+            out.append(f"{where}.absent[{k}]: [{a['axis']}, {a['value']}] names no value of the table")
+    items = table["items"]
+    for i, item in enumerate(items):
+        if item["row"] >= len(table["rows"]):
+            out.append(f"{where}.items[{i}].row: {item['row']}, but the table has {len(table['rows'])} rows")
+            break
+    counts = table["counts"]
+    tally = {k: 0 for k in OUTCOMES}
+    ran = 0
+    for item in items:
+        tally[item["outcome"]] += 1
+        ran += item["when"] in ("call", "teardown") and item["outcome"] not in ("skipped", "not_run")
+    want = {"rows": len(table["rows"]), "items": len(items), "executed": ran, **tally}
+    for key, value in want.items():
+        if counts[key] != value:
+            out.append(f"{where}.counts.{key}: {counts[key]}, but the items say {value}")
+    cov = table["coverage"]
+    if cov["executed"] > cov["collected"]:
+        out.append(f"{where}.coverage.executed: {cov['executed']} is more than the {cov['collected']} collected tuples")
+    elif cov["collected"] and (cov["percent"] is None
+                               or abs(cov["percent"] - 100.0 * cov["executed"] / cov["collected"]) > 0.01):
+        out.append(f"{where}.coverage.percent: {_short(cov['percent'])}, but executed/collected is "
+                   f"{cov['executed']}/{cov['collected']}")
+    shapes = {item["shape"] for item in items}
+    for key in ("shapes", "shapes_not_run"):
+        stray = [x for x in cov[key] if x not in shapes]
+        if stray:
+            out.append(f"{where}.coverage.{key}: {_short(stray[0])} is the shape of no item")
+    for key in ("lost", "suggestion"):
+        _combos([e["combination"] for e in cov[key]], sizes, f"{where}.coverage.{key}", out)
+    for g, group in enumerate(table["suspicious"]):
+        _combos([c["combination"] for c in group["candidates"]], sizes, f"{where}.suspicious[{g}].candidates", out)

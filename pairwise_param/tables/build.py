@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pairwise_param.contract import MODES
+from pairwise_param.contract import check_mode as contract_check_mode
 from pairwise_param.errors import InvalidArgument
 
 if TYPE_CHECKING:
@@ -62,11 +63,13 @@ ONE_AXIS_FAST = 64
 
 
 def check_mode(mode: Any, where: str | None = None) -> str:
-    """``mode`` if it is one of :data:`~pairwise_param.contract.MODES`; else a clear error."""
-    if isinstance(mode, str) and mode in MODES:
-        return mode
-    names = " or ".join(repr(m) for m in MODES)
-    raise InvalidArgument(f"mode={mode!r} is not a mode; use {names}", where=where)
+    """``mode`` if it is one of :data:`~pairwise_param.contract.MODES`; else
+    :func:`pairwise_param.contract.check_mode`'s error (the one mode validator) as an
+    :class:`~pairwise_param.errors.InvalidArgument` naming ``where``."""
+    try:
+        return contract_check_mode(mode)
+    except ValueError as exc:
+        raise InvalidArgument(str(exc), where=where) from None
 
 
 def exhaustive(mode: str) -> bool:

@@ -18,7 +18,7 @@ import dataclasses
 import itertools
 from collections.abc import Sequence
 
-from pairwise_param.constraints import Feasibility, merge_exclusions
+from pairwise_param.feasibility import Feasibility, merge_exclusions
 from pairwise_param.model import Model
 from pairwise_param.tables.build import Table, verified
 

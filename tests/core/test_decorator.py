@@ -84,7 +84,7 @@ def test_reserved_name_used_as_axis(name: str) -> None:
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"mode": "fast"}, "mode='fast' is not a mode; use 'cover' or 'full'"),
+        ({"mode": "fast"}, "mode='fast' is not a pairwise mode; use one of: cover, full"),
         ({"effort": -1}, r"effort must be an int >= 0 .*got effort=-1"),  # EngineOptions decides
         ({"strength": True}, "'strength' is an option"),
         ({"constraints": lambda a: True}, "must be a list of predicates"),
@@ -202,3 +202,44 @@ def test_options_are_declared_once() -> None:
     fields = [f for f in dataclasses.fields(PairwiseSpec) if f.name not in ("axes", "value_params", "invalid")]
     assert [f.name for f in fields] == list(RESERVED)
     assert [f.default for f in fields] == [o.default for o in OPTIONS]
+
+
+# -- issue 38 item 18: the decorator's own mistakes get our words, not pytest's ------------
+def test_a_bare_pairwise_says_to_call_it() -> None:
+    # was: the test became `apply(obj)`, and pytest said "fixture 'obj' not found"
+    with pytest.raises(InvalidArgument, match=r"test_bare: @pairwise is used without arguments; call it"):
+        @pairwise  # type: ignore[arg-type]
+        def test_bare(a, b):  # type: ignore[no-untyped-def]
+            pass
+
+
+@pytest.mark.parametrize(
+    ("typo", "value", "option"),
+    [("strenght", 3, "strength"), ("constraint", ["a != b"], "constraints"), ("sub_model", [], "sub_models"),
+     ("includes", [{"a": 1}], "include")],
+)
+def test_a_misspelt_option_gets_a_did_you_mean(typo: str, value: object, option: str) -> None:
+    # was: "axis 'strenght' of @pairwise is not an argument of the test ...; add 'strenght' to the signature"
+    with pytest.raises(InvalidArgument) as info:
+        @pairwise(a=[1, 2], b=[1, 2], **{typo: value})  # type: ignore[arg-type]
+        def test_x(a, b):  # type: ignore[no-untyped-def]
+            pass
+    text = str(info.value)
+    assert f"{typo!r} is not an option of @pairwise; did you mean {option}={value!r}?" in text
+    assert "test_x" in text and "its arguments: a, b" in text
+
+
+def test_an_axis_that_looks_like_an_option_but_is_an_argument_is_an_axis() -> None:
+    @pairwise(a=[1, 2], speed=[1, 2], constraint=["x", "y"])
+    def test_x(a, speed, constraint):  # type: ignore[no-untyped-def]
+        pass
+
+    assert tuple(spec_of(test_x).axes) == ("a", "speed", "constraint")
+
+
+def test_close_option_is_the_did_you_mean_of_the_options_table() -> None:
+    from pairwise_param.decorator import OPTIONS
+    from pairwise_param.decorator_options import close_option
+
+    assert all(close_option(o.name) is o for o in OPTIONS)
+    assert close_option("dtype") is None and close_option("padded") is None

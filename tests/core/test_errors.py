@@ -52,6 +52,7 @@ def raises(exc_type, *fragments, where=WHERE):
         (E.UnsatisfiableConstraints, ValueError),
         (E.InvalidInclude, ValueError),
         (E.RowOutsideModel, ValueError),
+        (E.InvalidRunFile, ValueError),
         (E.AxisCollision, ValueError),
     ],
 )

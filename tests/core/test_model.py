@@ -397,20 +397,20 @@ def _pigeonhole(n):
 def test_constraints_too_hard_to_decide_fail_in_bounded_time(monkeypatch):
     """Regression (issue 17): a 12-axis pigeonhole model did not finish in 5
     minutes; now a clear ConstraintsTooHard naming the linked axes (seconds)."""
-    from pairwise_param import constraints
+    from pairwise_param import feasibility
     from pairwise_param.errors import ConstraintsTooHard, InvalidModel, UnsatisfiableConstraints
 
     axes, cons = _pigeonhole(6)
     with pytest.raises(UnsatisfiableConstraints):  # small: decided exactly
         cover(axes, constraints=cons)
-    monkeypatch.setattr(constraints, "MAX_SEARCH_NODES", 2_000)
-    monkeypatch.setattr(constraints, "MAX_SAT_CONFLICTS", 1)  # the optional SAT back end, where installed
+    monkeypatch.setattr(feasibility, "MAX_SEARCH_NODES", 2_000)
+    monkeypatch.setattr(feasibility, "MAX_SAT_CONFLICTS", 1)  # the optional SAT back end, where installed
     with pytest.raises(ConstraintsTooHard, match=r"constraints over axes p0, p1, p2, p3, p4, p5 can all hold took more "
                        r"than 2,000 search steps( and then more than 1 SAT solver conflicts)?; simplify them") as info:
         Model(axes, constraints=cons, where="test_x")
     assert isinstance(info.value, InvalidModel) and info.value.where == "test_x"
     # the message names the way out that this installation lacks
-    assert ("pairwise-param[solver]" in str(info.value)) != constraints.sat_available()
+    assert ("pairwise-param[solver]" in str(info.value)) != feasibility.sat_available()
     # a satisfiable model well inside the budget is unaffected
     assert len(cover({"a": [0, 1, 2], "b": [0, 1, 2], "c": [0, 1]}, constraints=["a != b"])) >= 6
 
@@ -421,7 +421,7 @@ def test_the_sat_back_end_decides_exactly_where_the_search_gives_up(monkeypatch)
     pigeonhole: unsatisfiable, not "too hard"), and the same rows as the
     search gives where both can answer (the answers are exact yes/no)."""
     pytest.importorskip("pysat.solvers")
-    from pairwise_param import constraints
+    from pairwise_param import feasibility
     from pairwise_param.errors import UnsatisfiableConstraints
 
     axes, cons = _pigeonhole(9)
@@ -431,7 +431,7 @@ def test_the_sat_back_end_decides_exactly_where_the_search_gives_up(monkeypatch)
     perm = {a: list(range(5)) for a in names}
     diff = [f"{a} != {b}" for i, a in enumerate(names) for b in names[i + 1:]]
     by_search = [tuple(r.values()) for r in cover(perm, constraints=diff)]
-    monkeypatch.setattr(constraints, "MAX_SEARCH_NODES", 50)
+    monkeypatch.setattr(feasibility, "MAX_SEARCH_NODES", 50)
     by_sat = [tuple(r.values()) for r in cover(perm, constraints=diff)]
     assert by_sat == by_search
     assert all(len(set(r)) == 5 for r in by_sat)

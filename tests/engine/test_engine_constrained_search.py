@@ -94,20 +94,21 @@ def test_repair_moves_shrink_a_kernel_model_the_single_cell_moves_could_not() ->
 @given(constrained_models(strengths=(3,)), st.integers(0, 2**32 - 1))
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_the_triple_bitsets_agree_with_the_plain_counters(model: Model, seed: int) -> None:
-    """:class:`_TripleState` (the all-triple constrained search's bitsets) answers
-    every question of the plain :class:`_State` the same way, along a walk of
+    """:class:`TripleState` (the all-triple constrained search's bitsets) answers
+    every question of the plain :class:`State` the same way, along a walk of
     valid cell changes: the change of the missing count of one cell and of
     several at once, the tuples a row covers alone, the rows one cell away, and
     the missing tuples and counters after each change; its bitsets stay equal to
     a recount from the counters."""
     import random
 
-    from pairwise_param.engine.improve import _State, _TripleState
+    from pairwise_param.engine.improve.state import State
+    from pairwise_param.engine.improve.triples import TripleState
 
     im, feas = model.index_model, model.feasibility
     req = requirements(im, feas)
     start, _ = construct(im, req, feas)
-    plain, bits = _State(req, [list(r) for r in start]), _TripleState(req, [list(r) for r in start])
+    plain, bits = State(req, [list(r) for r in start]), TripleState(req, [list(r) for r in start])
     if len(start) > 1:
         plain.drop_row(0)
         bits.drop_row(0)
@@ -191,13 +192,13 @@ def test_effort_one_on_a_constrained_t3_kernel_model_beats_quick_mode() -> None:
 @given(constrained_models(strengths=(3,)), st.integers(0, 2**32 - 1))
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_a_repair_is_valid_and_changes_the_fewest_cells(model: Model, seed: int) -> None:
-    """:func:`_repairs` writes the tuple, keeps the row valid and changes no more
+    """:func:`repairs` writes the tuple, keeps the row valid and changes no more
     cells than any valid row holding the tuple must (checked by brute force over
     the whole product), or finds nothing when no valid row holds it."""
     import itertools
     import random
 
-    from pairwise_param.engine.improve import _Context, _repairs, _rules
+    from pairwise_param.engine.improve.repair import Context, repairs, rules_by_axis
 
     im, feas = model.index_model, model.feasibility
     req = requirements(im, feas)
@@ -213,8 +214,8 @@ def test_a_repair_is_valid_and_changes_the_fewest_cells(model: Model, seed: int)
     for a, v in writes.items():
         written[a] = v
     assume(feas.violates(written) is not None)  # a repair is asked for only when the write breaks a rule
-    ctx = _Context(req, feas, [0] * n, 0, 0, [], 1, 4, False, linked, _rules(feas, n), True)
-    options, _ = _repairs(ctx, 0, row, writes)
+    ctx = Context(req, feas, [0] * n, 0, 0, [], 1, 4, False, linked, rules_by_axis(feas, n), True)
+    options, _ = repairs(ctx, 0, row, writes)
     need = None
     for full in itertools.product(*(range(s) for s in req.sizes)):
         if all(full[a] == v for a, v in writes.items()) and feas.violates(list(full)) is None:
@@ -223,7 +224,7 @@ def test_a_repair_is_valid_and_changes_the_fewest_cells(model: Model, seed: int)
     comps = {feas.component_of[a] for a in writes if a in feas.component_of}
     exact = len(comps) == 1 and all(a in feas.components[next(iter(comps))] for a in writes)
     if not options:
-        assert need is None or not exact  # the fallback (:func:`_repaired`) frees linked cells only
+        assert need is None or not exact  # the fallback (:func:`repaired`) frees linked cells only
         return
     new = list(row)
     for a, v in options[0]:

@@ -213,30 +213,31 @@ def test_ini_text_strength_that_is_no_number_is_a_usage_error(suite: pytest.Pyte
 def test_resolve_unit() -> None:
     s = modes.resolve(environ={})
     assert (s.mode, s.strength, s.mode_source) == ("cover", None, "default")
-    s = modes.resolve(flag_mode=None, environ={"PAIRWISE_MODE": "full"}, ini_mode="cover")
+    s = modes.resolve(flags={"mode": None}, environ={"PAIRWISE_MODE": "full"}, ini={"mode": "cover"})
     assert (s.mode, s.mode_source) == ("full", "PAIRWISE_MODE")
-    s = modes.resolve(environ={}, ini_strength="3")
+    s = modes.resolve(environ={}, ini={"strength": "3"})
     assert (s.strength, s.strength_source) == (3, "pairwise_strength (ini)")
     with pytest.raises(modes.ModeError, match="use an integer >= 1"):
-        modes.resolve(flag_strength="٣", environ={})  # non-ASCII digit
+        modes.resolve(flags={"strength": "٣"}, environ={})  # non-ASCII digit
     # a bad environment value is kept for the expansion, never raised here; a flag overrides it
     s = modes.resolve(environ={"PAIRWISE_MODE": "nope", "PAIRWISE_STRENGTH": "0"})
     assert "PAIRWISE_MODE='nope'" in s.env_error and "PAIRWISE_STRENGTH='0'" in s.env_error
-    s = modes.resolve(flag_mode="full", flag_strength="3", environ={"PAIRWISE_MODE": "nope", "PAIRWISE_STRENGTH": "0"})
+    s = modes.resolve(flags={"mode": "full", "strength": "3"}, environ={"PAIRWISE_MODE": "nope", "PAIRWISE_STRENGTH": "0"})
     assert (s.mode, s.strength, s.env_error) == ("full", 3, "")
 
 
 def test_resolve_empty_axis_and_ids() -> None:
     s = modes.resolve(environ={})
     assert (s.empty_axis, s.ids) == ("skip", "readable")
-    s = modes.resolve(environ={}, ini_empty_axis="Error ", ini_ids="pytest")
+    s = modes.resolve(environ={}, ini={"empty_axis": "Error ", "ids": "pytest"})
     assert (s.empty_axis, s.ids) == ("error", "pytest")
-    s = modes.resolve(environ={}, flag_empty_axis="skip", ini_empty_axis="error", flag_ids="readable", ini_ids="pytest")
+    s = modes.resolve(environ={}, flags={"empty_axis": "skip", "ids": "readable"},
+                      ini={"empty_axis": "error", "ids": "pytest"})
     assert (s.empty_axis, s.ids) == ("skip", "readable")  # the flag wins
     with pytest.raises(modes.ModeError, match=r"--pairwise-ids='short' is not valid; use one of: readable, pytest"):
-        modes.resolve(environ={}, flag_ids="short")
+        modes.resolve(environ={}, flags={"ids": "short"})
     with pytest.raises(modes.ModeError, match=r"pairwise_empty_axis \(ini\)='warn'"):
-        modes.resolve(environ={}, ini_empty_axis="warn")
+        modes.resolve(environ={}, ini={"empty_axis": "warn"})
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pairwise_param.cli.main import _selection
+from pairwise_param.cli.verbs.report import _selection
 
 SUITE = """
 import pytest

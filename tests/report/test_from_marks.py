@@ -124,6 +124,38 @@ def test_counted_items_stand_for_their_rows(pytester: pytest.Pytester) -> None:
     assert report.collected_items == 12 and report.tests[0].collected == report.tests[0].full_product == 12
 
 
+def test_counting_never_touches_the_functions_marks(pytester: pytest.Pytester) -> None:
+    """Issue 34: the one-row marks live only in the definition pytest generates a function's
+    calls from; the function's own ``pytestmark`` is as written at every moment (a suite's
+    own ``pytest_generate_tests`` reads it there; it once saw the swapped one-row mark), and
+    the item carries the original marks."""
+    pytester.makeconftest("""
+        def pytest_generate_tests(metafunc):
+            rows = [len(m.args[1]) for m in metafunc.function.pytestmark if m.name == "parametrize"]
+            with open("seen.txt", "a") as f:
+                f.write(f"{rows}\\n")
+        """)
+    pytester.makepyfile(test_w="""
+        import pytest
+
+        SHARED = pytest.mark.parametrize("n", [1, 2, 3, 4])
+
+        @pytest.mark.parametrize("a", [1, 2, 3])
+        @SHARED
+        def test_w(n, a):
+            pass
+
+        @SHARED
+        def test_v(n):
+            pass
+        """)
+    col = collect([str(pytester.path)], ["-p", "no:cacheprovider"], rootdir=str(pytester.path),
+                  from_marks=True)
+    assert [it.weight for it in col.items] == [12, 4]
+    assert (pytester.path / "seen.txt").read_text().split("\n")[:2] == ["[4, 3]", "[4]"]
+    assert [len(m.rows) for m in col.marks["test_w.py::test_w"][0]] == [4, 3]
+
+
 def test_deselection_is_reported(pytester: pytest.Pytester) -> None:
     """-k over row ids cannot be honoured when rows are not items: the report says so."""
     pytester.makepyfile(test_k="""

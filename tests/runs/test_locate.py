@@ -12,6 +12,7 @@ from sizing import examples
 
 from pairwise_param import cover
 from pairwise_param.runs.analysis import analyze_table, describe, never_text, signature
+from pairwise_param.runs.document import axis_from_json, table_to_json
 from pairwise_param.runs.locate import suspicious
 
 Row = tuple[int, ...]
@@ -127,8 +128,9 @@ AXES = [
 
 def test_combination_text_and_the_never_rule_of_a_grouped_axis() -> None:
     combo = ((0, 1), (1, 0))
-    assert describe(AXES, combo) == "{dtype=bf16, n,k=1-64}"
-    assert never_text(AXES, combo) == '{"never": {"dtype": \'bf16\', "n": 1, "k": 64}}'
+    axes = [axis_from_json(a) for a in AXES]
+    assert describe(axes, combo) == "{dtype=bf16, n,k=1-64}"
+    assert never_text(axes, combo) == '{"never": {"dtype": \'bf16\', "n": 1, "k": 64}}'
 
 
 def payload(rows: list[list[int]], items: list[list[object]]) -> dict[str, object]:
@@ -145,7 +147,7 @@ def test_a_row_not_run_for_one_shape_is_a_loss_of_that_shape_only() -> None:
     items = [[f"t[{r}-{s}]", r, s] for s in ("s1", "s2") for r in range(4)]
     outcomes = {n: {"outcome": "passed", "when": "call"} for n, _, _ in items}
     outcomes["t[3-s2]"] = {"outcome": "skipped", "when": "setup", "reason": "later", "signature": None}
-    doc = analyze_table(payload(rows, items), outcomes)
+    doc = table_to_json(analyze_table(payload(rows, items), outcomes))
     cov = doc["coverage"]
     # row 3 alone covered {dtype=bf16, n,k=8-32}, {dtype=bf16, flag=False}, {n,k=8-32, flag=False}
     assert [(e["text"], e["shapes"], e["because"]) for e in cov["lost"]] == [
@@ -162,5 +164,5 @@ def test_a_row_not_run_for_one_shape_is_a_loss_of_that_shape_only() -> None:
 def test_a_deselected_row_is_lost_as_not_selected() -> None:
     rows = [[0, 0, 0], [0, 1, 1], [1, 0, 1], [1, 1, 0]]
     items = [[f"t[{r}]", r, ""] for r in range(3)]  # row 3 was deselected
-    doc = analyze_table(payload(rows, items), {n: {"outcome": "passed", "when": "call"} for n, _, _ in items})
+    doc = table_to_json(analyze_table(payload(rows, items), {n: {"outcome": "passed", "when": "call"} for n, _, _ in items}))
     assert {tuple(e["because"]) for e in doc["coverage"]["lost"]} == {("not selected",)}

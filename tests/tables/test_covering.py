@@ -163,5 +163,5 @@ def test_full_mode_gives_the_rows_the_plugin_runs_in_full_mode() -> None:
     bad = cover({**axes, "bias": [0, 1, invalid(-1)]}, mode="full")
     assert bad.valid_count == 12 and bad.invalid_count == 6
     assert all(c is not None and c.value == -1 for c in bad.invalid[12:])
-    with pytest.raises(InvalidArgument, match="mode='exhaustive' is not a mode; use 'cover' or 'full'"):
+    with pytest.raises(InvalidArgument, match="mode='exhaustive' is not a pairwise mode; use one of: cover, full"):
         cover(axes, mode="exhaustive")

@@ -1,0 +1,141 @@
+"""``pairwise-param report --run FILE`` and ``report --history``: a finished run, and the
+accumulated coverage of the rotated tables, instead of a collection (every output through
+the format registry :mod:`pairwise_param.cli.formats`)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from pairwise_param.cli.common import ExitCode, UsageError, check_paths, listing
+
+if TYPE_CHECKING:
+    from pairwise_param.runs.document import RunDocument
+
+__all__ = ["check_report_args", "report_history", "report_run"]
+
+
+def check_report_args(args: argparse.Namespace) -> None:
+    """Usage errors argparse cannot see, found before anything is collected."""
+    if args.plot_test and not args.plot:
+        raise UsageError("--plot-test needs --plot FILE")
+    if args.plot:
+        from pairwise_param.report.plot import SUPPORTED_SUFFIXES
+
+        if Path(args.plot).suffix.lower() not in SUPPORTED_SUFFIXES:
+            raise UsageError(
+                f"--plot {args.plot!r}: unsupported file type; use one of {', '.join(SUPPORTED_SUFFIXES)}"
+            )
+    option_names = {n.strip() for spec in (args.option_axes or []) for n in spec.split(",") if n.strip()}
+    if args.option_axes is not None and not option_names:
+        raise UsageError("--option-axes needs at least one name")
+    grouped_names = {n.strip() for spec in args.grouped for n in spec.split(",") if n.strip()}
+    both = sorted(option_names & grouped_names)
+    if both:
+        raise UsageError(f"{', '.join(both)} given both to --option-axes and --grouped")
+    check_paths(args.paths)
+
+
+
+def _load_run(path: str) -> RunDocument:
+    """The run document of FILE, or of a pytest cache directory's last run (validated)."""
+    from pairwise_param.errors import InvalidRunFile
+    from pairwise_param.runs.document import load
+
+    p = Path(path)
+    if p.is_dir():
+        p = p / "v" / "pairwise" / "lastrun"
+        if not p.is_file():
+            raise UsageError(f"--run {path!r}: no pairwise-param run recorded in this pytest cache directory ({p})")
+    try:
+        return load(p)
+    except InvalidRunFile as exc:
+        raise UsageError(f"--run {path!r}: {exc.detail}") from None
+
+
+def report_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``report --run FILE``: a run file instead of a collection."""
+    from pairwise_param.cli import formats
+
+    if args.print_schema:
+        return _print_run_schema(out)
+    if args.paths:
+        raise UsageError("--run FILE reads a finished run; give no PATH (or drop --run to collect PATHs)")
+    # options of a collection that a finished run has no use for: refused, never ignored
+    unused = [flag for flag, given in (
+        ("--option-axes", args.option_axes is not None), ("--grouped", bool(args.grouped)),
+        ("--include-unparametrized", args.include_unparametrized),
+        ("--progress / --no-progress", args.progress is not None),
+    ) if given]
+    if unused:
+        raise UsageError(f"--run FILE reads a finished run of @pairwise tables; {', '.join(unused)} "
+                         "applies to collecting a suite (drop --run, or drop the option)")
+    check_report_args(args)
+    doc = _load_run(args.run)
+    from pairwise_param.runs.text import run_below
+
+    below = args.fail_under is not None and bool(run_below(doc, args.fail_under, args.strict_platform, args.strength))
+    output = formats.Output(show_missing=args.show_missing, list_limit=args.max_listed or None,
+                            exit_code=ExitCode.COVERAGE_BELOW if below else ExitCode.OK, fail_under=args.fail_under,
+                            strict=args.strict_platform, strengths=args.strength)
+    out.write(formats.render("run", args.format, doc, output))
+    if args.plot:
+        _plot_run(args, doc, err)
+    return ExitCode.COVERAGE_BELOW if below else ExitCode.OK
+
+
+def _print_run_schema(out: TextIO) -> int:
+    import json
+
+    from pairwise_param.runs.schema import RUN_SCHEMA
+
+    out.write(json.dumps(RUN_SCHEMA, indent=2) + "\n")
+    return ExitCode.OK
+
+
+def _plot_run(args: argparse.Namespace, doc: RunDocument, err: TextIO) -> None:
+    """``report --run FILE --plot OUT``: cumulative EXECUTED coverage after each executed item."""
+    from pairwise_param.report.plot import plot_coverage
+    from pairwise_param.report.types import StrengthCoverage, TableReport
+    from pairwise_param.runs.analysis import executed_at
+
+    tables = list(doc.tables)
+    if args.plot_test:
+        tables = [t for t in tables if t.test == args.plot_test or t.test.endswith("::" + args.plot_test)]
+        if not tables:
+            names = listing([t.test for t in doc.tables])
+            raise UsageError(f"--plot-test {args.plot_test!r} matches no table of the run (tables: {names})")
+    strengths = args.strength or tuple(sorted({t.strength for t in tables}))
+    reports = []
+    for t in tables:
+        levels = []
+        for k in strengths:
+            got = executed_at(t, k)
+            if got is not None:
+                r, cumulative = got
+                levels.append(StrengthCoverage(k, r.runnable, r.covered, 0, cumulative=cumulative))
+        reports.append(TableReport("pairwise", tuple(a.name for a in t.axes), tuple(len(a.values) for a in t.axes), 0,
+                                   len(t.rows), 0, levels))
+    title = (f"{args.plot_test}: executed coverage" if args.plot_test
+             else f"run of {len(tables)} tables: executed coverage (items in order)")
+    path = plot_coverage(reports, strengths, args.plot, title=title)
+    err.write(f"pairwise-param report: wrote {path}\n")
+
+
+def report_history(args: argparse.Namespace, out: TextIO) -> int:
+    """``report --history PATH``: the accumulated coverage of the rotated tables."""
+    from pairwise_param.runs import history
+
+    if args.paths:
+        raise UsageError("--history PATH reads the history file; give no test PATH")
+    if args.last is not None and args.last < 1:
+        raise UsageError(f"--last {args.last}: give a number of runs >= 1")
+    path = Path(args.history) if args.history else history.DEFAULT_PATH
+    got, problem = history.read(path)
+    if got is None:
+        raise UsageError(f"--history: {problem}")
+    from pairwise_param.cli import formats
+
+    out.write(formats.render("history", args.format, got, formats.Output(last=args.last)))
+    return ExitCode.OK
