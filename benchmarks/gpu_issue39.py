@@ -39,7 +39,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FAMILIES = ("skinny_gemm", "rmsnorm", "rope", "fused_norm")
+sys.path.insert(0, str(ROOT))
+from kernel_tests.support.families import FAMILIES  # after ROOT is on the path
 
 
 def family_of(classname: str, name: str) -> str:
