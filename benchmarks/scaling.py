@@ -40,6 +40,9 @@ CASES: dict[str, tuple[str, str]] = {
     "2^30 t=5": ("30 axes x 2 values, t=5", "uniform(2, 30, 5)"),
     "3^150 t=3": ("150 axes x 3 values, t=3", "uniform(3, 150, 3)"),
     "2^3000 t=2": ("3000 axes x 2 values, t=2", "uniform(2, 3000, 2)"),
+    "150^2 t=2": ("2 axes x 150 values, t=2 (the full product)", "uniform(150, 2, 2)"),
+    "300^2 t=2": ("2 axes x 300 values, t=2 (the full product; 379 s CPU before issue 38)", "uniform(300, 2, 2)"),
+    "100^3 t=2": ("3 axes x 100 values, t=2", "uniform(100, 3, 2)"),
     "effort=1000": ("4 axes x 3 values, effort=1000", "dict(uniform(3, 4, 2), effort=1000)"),
 }
 

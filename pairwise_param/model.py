@@ -14,6 +14,8 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import os
+import sys
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -47,6 +49,16 @@ __all__ = ["Axis", "IndexModel", "Model", "RowLike", "SubModel", "default_streng
 #: Row as given by a user: axis (or bound) name -> value; may be partial.
 RowLike = Mapping[str, Any]
 
+
+def _outside_stacklevel() -> int:
+    """The ``stacklevel`` that names the first frame outside this package (the user's
+    call of ``cover()`` or ``Model``), for a warning raised by the caller of this function."""
+    here = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    level, frame = 1, sys._getframe(1)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(here):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    return level
 
 
 @dataclass(frozen=True)
@@ -339,7 +351,7 @@ class Model:
                         f"which no value of its axis equals: that comparison never holds (a typo?)",
                         where=self.where,
                     ),
-                    stacklevel=4,
+                    stacklevel=_outside_stacklevel(),
                 )
         return bound
 

@@ -99,11 +99,13 @@ def _plain(exc: BaseException) -> str:
     return text
 
 
-def read_text_file(path: Path, what: str) -> str:
+def read_text_file(path: Path, what: str, *, newline: str | None = None) -> str:
     """The UTF-8 text of a user's file; a missing or unreadable file is an
-    :class:`InvalidArgument` naming it (``what`` says which kind of file)."""
+    :class:`InvalidArgument` naming it (``what`` says which kind of file).
+    ``newline=""`` keeps line endings as they are (a CSV cell may hold a ``\r``)."""
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8", newline=newline) as f:
+            return f.read()
     except UnicodeDecodeError as exc:
         raise InvalidArgument(
             f"{what} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start}); "

@@ -53,16 +53,19 @@ def bush(q: int, t: int, k: int) -> list[tuple[int, ...]] | None:
             ps.append(mul[ps[-1]][x])
         power.append(ps)
     rows = []
+    # only the columns kept are evaluated (2 axes over 120 values: 2 of q = 121 columns)
+    evaluated = power[:k]
     for coeffs in itertools.product(range(q), repeat=t):  # coeffs[j] of x^j
         row = []
-        for x in range(q):
+        for px_all in evaluated:
             acc = 0
-            for c, px in zip(coeffs, power[x]):
+            for c, px in zip(coeffs, px_all):
                 acc = add[acc][mul[c][px]]
             row.append(acc)
-        row.append(coeffs[t - 1])
-        if extra:
-            row.append(coeffs[1])
+        if k > q:
+            row.append(coeffs[t - 1])
+            if extra:
+                row.append(coeffs[1])
         rows.append(tuple(row[:k]))
     return rows
 

@@ -59,9 +59,10 @@ def ipog(model: IndexModel, req: Requirements, feas: Feasibility) -> list[tuple[
     layout = _Layout(req, by_last, pos, pair_bits, len(model.include))
     rows: list[Row] = [list(r) for r in model.include]
     glob = [sum(1 << (goff[b] + x) for b, x in enumerate(r) if x is not None) for r in rows]
+    fits = _Fits(sizes, rows)
     for a in order:
         if by_last[a]:
-            _add_axis(a, req, feas, by_last[a], rows, glob, goff, starts, order, pair_bits, amask, layout)
+            _add_axis(a, req, feas, by_last[a], rows, glob, goff, starts, order, pair_bits, amask, layout, fits)
     return [tuple(fill_dont_care(row, sizes, feas, req.constrained)) for row in rows]
 
 
@@ -134,6 +135,39 @@ class _Layout:
         self.emask[r] = int.from_bytes(bits, "little")
 
 
+class _Fits:
+    """Which rows can take a cell, as bitsets over row numbers: per axis, the rows
+    whose cell is assigned (``assigned[c]``) and the rows holding each value
+    (``holds[c][x]``), kept in step with every committed write.  Vertical growth
+    then finds the first row a tuple fits with a few ANDs instead of a scan of
+    every row, which made a model of few, large axes quadratic in its rows (2
+    axes x 300 values: 90,000 tuples, each scanning up to 90,000 rows: 379 s).
+    The rows found, and their order, are the scan's: the lowest row that fits."""
+
+    def __init__(self, sizes: tuple[int, ...], rows: list[Row]) -> None:
+        self.assigned = [0] * len(sizes)
+        self.holds = [[0] * s for s in sizes]
+        for r, row in enumerate(rows):
+            for c, x in enumerate(row):
+                if x is not None:
+                    self.write(r, c, x)
+
+    def write(self, r: int, c: int, x: int) -> None:
+        """Row ``r``'s free cell at axis ``c`` now holds ``x``."""
+        bit = 1 << r
+        self.assigned[c] |= bit
+        self.holds[c][x] |= bit
+
+    def rows_for(self, n_rows: int, cells: list[tuple[int, int]]) -> int:
+        """The bitset of the rows (of the first ``n_rows``) whose every cell of
+        ``cells`` is free or already holds the value."""
+        m = (1 << n_rows) - 1
+        assigned, holds = self.assigned, self.holds
+        for c, x in cells:
+            m &= ~assigned[c] | holds[c][x]
+        return m
+
+
 Entry = tuple[tuple[int, ...], tuple[int, ...], int]
 
 
@@ -150,6 +184,7 @@ def _add_axis(
     pair_bits: int,
     amask: list[int],
     layout: _Layout,
+    fits: _Fits,
 ) -> None:
     """Give axis ``a`` a value in every row (horizontal growth), then add or
     fill rows for the tuples still uncovered (vertical growth)."""
@@ -255,6 +290,7 @@ def _add_axis(
             row[a] = None
             continue
         glob[r] |= 1 << (abit + v)
+        fits.write(r, a, v)
         layout.note(r, row, [a], upto)
         M[v] &= ~R
         del masks[r]
@@ -276,12 +312,14 @@ def _add_axis(
                     cells.append((b, rest // w))
                     rest %= w
             placed = -1
-            for r, row in enumerate(rows):
+            # the rows where a and every cell are free or hold the value, lowest first
+            fit = fits.rows_for(len(rows), [(a, v), *cells])
+            while fit:
+                lowest = fit & -fit
+                fit ^= lowest
+                r = lowest.bit_length() - 1
+                row = rows[r]
                 x = row[a]
-                if x is not None and x != v:
-                    continue
-                if any(row[b] is not None and row[b] != y for b, y in cells):
-                    continue
                 fresh = [c for c in (a, *(b for b, _ in cells)) if row[c] is None]
                 if constrained:
                     saved = [row[b] for b, _ in cells]
@@ -304,6 +342,9 @@ def _add_axis(
             row[a] = v
             for b, y in cells:
                 row[b] = y
+            for c, y in ((a, v), *cells):
+                if c in fresh:
+                    fits.write(placed, c, y)
             layout.note(placed, row, fresh, upto)
             glob[placed] |= 1 << (goff[a] + v)
             for b, y in cells:

@@ -306,8 +306,9 @@ COLUMNS: tuple[Column, ...] = (
         doc="`[dtype:2 padded_a:2 bias_mode:3 xnorm:2 -> 6/24]` is an option table: its axes with their "
         "number of values, then the distinct option rows collected out of the table's full product. "
         "`n,k,m:18` is a grouped axis (18 rows). `n:16` is a single axis (16 values). In a terminal too "
-        "narrow for the table (`COLUMNS`), the trailing axes give way first (`x ...`), then the inner "
-        "axes of an option table (`dtype:2 ... -> 6/24`); `--format markdown` and `json` are never cut",
+        "narrow for the table (`COLUMNS`), AXES shares a line with the test's name and the trailing axes "
+        "give way first (`x ...`), then the inner axes of an option table (`dtype:2 ... -> 6/24`); "
+        "`--format markdown` and `json` are never cut",
         cell=lambda test, report, t: axes_text(test),
         total=lambda report, t: "",
         markdown=lambda test, report, t: _md_code(_md(axes_text(test))),

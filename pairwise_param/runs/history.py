@@ -23,28 +23,28 @@ The file (schema ``pairwise-param/history`` v1)::
                  "runs": [[[0, 1, 2], ...], ...]}]} the rows of each run, oldest first
                                                     (at most MAX_RUNS kept)
 
-Written atomically (a temporary file in the same folder, then ``os.replace``), so a
-reader never sees half a file.  A file that cannot be read, is not JSON, has another
+Written atomically (:func:`pairwise_param.files.atomic_write`: a temporary file beside
+it, then ``os.replace``; a symlink's target is written, the mode kept), so a reader
+never sees half a file.  A file that cannot be read, is not JSON, has another
 schema or version, or a malformed table is *corrupt*: :func:`read` says why and the
 plugin falls back to the fixed tables with a ``PairwiseWarning``; so does a missing one.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pairwise_param.files import atomic_write
 from pairwise_param.runs.analysis import is_executed
 
 __all__ = [
     "CACHE_DIR", "DEFAULT_PATH", "FILE_NAME", "MAX_RUNS", "SCHEMA_ID", "SCHEMA_VERSION",
-    "History", "HistoryTable", "Progress", "progress", "read", "render", "write",
+    "History", "HistoryTable", "Progress", "below", "progress", "read", "render", "write",
 ]
 
 SCHEMA_ID = "pairwise-param/history"
@@ -213,20 +213,13 @@ def read(path: str | os.PathLike[str]) -> tuple[History | None, str]:
 
 
 def write(path: str | os.PathLike[str], history: History) -> None:
-    """Write ``history`` to ``path`` atomically (``OSError`` when it cannot be written)."""
+    """Write ``history`` to ``path`` atomically (``OSError`` when it cannot be
+    written): :func:`pairwise_param.files.atomic_write` (a symlink's target is
+    written, the file's mode kept, a new file gets the umask's default)."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(history.to_json(), separators=(",", ":")) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=".history-", suffix=".tmp", dir=str(target.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
+    atomic_write(target, text.encode("utf-8"))
 
 
 # -- the report (`pairwise-param report --history PATH`) ---------------------------------
@@ -274,6 +267,37 @@ def progress(entry: HistoryTable, last: int | None = None) -> Progress:
         more = 0 if remaining <= 0 else (-(-remaining // gain) if gain > 0 else None)
     return Progress(entry.test, entry.table, len(runs), len(runs[-1]) if runs else 0, strengths, covered,
                     coverable, more)
+
+
+def below(history: History, fail_under: float, strengths: Sequence[int] | None = None,
+          last: int | None = None) -> list[str]:
+    """``report --history --fail-under P [--strength K]``: the tables whose ACCUMULATED
+    coverage (over the last ``last`` runs) is below ``fail_under`` percent, one line each.
+    Gated at each table's own strength t, or at each of ``strengths``: below t every run
+    alone covers everything (each is a strength-t table); t, t+1 and t+2 are measured; a
+    strength above the table's axes has nothing to cover; one above t+2 is not recorded
+    (:class:`ValueError`, a usage error).  A 100% that is not known (an old file without
+    ``coverable``) fails: the gate fails closed."""
+    out: list[str] = []
+    for key in sorted(history.tables):
+        p = progress(history.tables[key], last)
+        entry = history.tables[key]
+        name = p.test + (f" [table {p.table}]" if p.table else "")
+        for k in strengths or (entry.strength,):
+            if k < entry.strength or k > len(entry.sizes):
+                continue
+            if k not in p.strengths:
+                raise ValueError(f"{name}: strength {k} is not recorded (the history measures "
+                                 f"t={entry.strength} to t+2={entry.strength + 2})")
+            i = p.strengths.index(k)
+            pct = p.percent(i)
+            if pct is None:
+                out.append(f"{name}: {k}-way coverage unknown (the history holds no count of the "
+                           "coverable tuples): failing closed")
+            elif 100 * p.covered[i] < fail_under * (p.coverable[i] or 0):
+                out.append(f"{name}: {k}-way {pct:.1f}% ({p.covered[i]}/{p.coverable[i]}) over {p.runs} "
+                           f"runs < {fail_under:g}%")
+    return out
 
 
 def render(history: History, last: int | None = None, markdown: bool = False) -> str:

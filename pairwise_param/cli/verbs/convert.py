@@ -45,6 +45,9 @@ def run(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: Text
 
     file_part, _, test = args.target.partition("::")
     path = Path(file_part)
+    if path.is_dir():
+        raise UsageError(f"{file_part!r} is a directory: convert takes one test file (FILE or FILE::TEST); "
+                         f"`pairwise-param report {file_part}` lists the tests it would convert")
     if not path.is_file():
         raise UsageError(f"{file_part!r}: file not found")
     options = None
@@ -81,8 +84,9 @@ def run(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: Text
                       f"{len(check.full)} items for {len(check.original)}, node ids "
                       f"{'in another order' if not lost and len(check.full) == len(check.original) else 'changed'}"
                       f"{(': first missing ' + lost[0]) if lost else ''}\n")
-    atomic_write(path, result.new_bytes)
-    err.write(f"pairwise-param convert: wrote {file_part}\n")
+    written = atomic_write(path, result.new_bytes)
+    through = f" (through the link {file_part})" if path.is_symlink() else ""
+    err.write(f"pairwise-param convert: wrote {written if through else file_part}{through}\n")
     return ExitCode.OK
 
 
