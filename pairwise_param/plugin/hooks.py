@@ -316,18 +316,26 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize(argnames, params, indirect=indirect)
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """With ``--pairwise-extra-rows``: keep only the follow-up rows, each for the
-    shapes asked (the rest is deselected, as ``-k`` would)."""
+    shapes asked (the rest is deselected, as ``-k`` would).  A table with compile axes
+    runs variant by variant (:mod:`pairwise_param.plugin.variants`)."""
     state = config.stash.get(_STATE, None)
-    if state is None or state.extra is None:
+    if state is None:
         return
-    from pairwise_param.plugin.followup import select
+    if state.extra is not None:
+        from pairwise_param.plugin.followup import select
 
-    keep, drop = select(items, state.records)
-    if drop:
-        config.hook.pytest_deselected(items=drop)
-        items[:] = keep
+        keep, drop = select(items, state.records)
+        if drop:
+            config.hook.pytest_deselected(items=drop)
+            items[:] = keep
+    if state.records:
+        from pairwise_param.plugin import variants
+
+        if variants.compile_aware(state.records):
+            items[:] = variants.group_items(items, state.records, config.pluginmanager.hasplugin("xdist"))
 
 
 # -- per-row data for CI tools ---------------------------------------------------------
@@ -353,9 +361,13 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 # -- reporting ---------------------------------------------------------------------
 def _summarize(items: list[pytest.Item], state: _State) -> dict[str, Any]:
+    from pairwise_param.plugin import variants
     from pairwise_param.plugin.summary import summarize
 
-    return summarize(items, state.records, state.tables)
+    summary = summarize(items, state.records, state.tables)
+    if variants.compile_aware(state.records):
+        summary["variants"] = sum(variants.variant_counts(items, state.records).values())
+    return summary
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -146,9 +146,13 @@ class Rotation:
         runs = entry.runs_before(self.build)
         if not runs:
             return fixed
+        self.rotated += 1
+        if model.compile_axes:  # no more kernel variants than the fixed table compiles
+            from pairwise_param.tables.rotate_variants import rotate_compile_aware
+
+            return rotate_compile_aware(model, fixed, runs)
         from pairwise_param.tables.rotate import rotate
 
-        self.rotated += 1
         return rotate(model, fixed, runs).table
 
     def _note(self, text: str) -> None:

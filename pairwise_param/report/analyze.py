@@ -64,6 +64,7 @@ from pairwise_param.report.types import (
     SuiteReport,
     TableReport,
     TestReport,
+    Variants,
 )
 from pairwise_param.tables.product import Count, feasible_count
 from pairwise_param.values import hashable, value_key, value_label
@@ -361,8 +362,31 @@ def _pairwise_tables(layout: _Layout, g: _Group, specs: Sequence[Any], strengths
         table = TableReport(
             "pairwise", model.names, model.sizes, count.value, len(rows), violating, coverage,
             outside, overall, model, invalid_rows, count.exact,
+            variants=_variants(spec, model, rows, g.test_id) if model.compile_axes else None,
         )
         layout.add_table(table, [(a.name, len(a)) for a in model.axes], "pairwise")
+
+
+def _variants(spec: Any, model: Model, rows: Sequence[dict[str, Any]], where: str) -> Variants:
+    """The kernel variants of a compile-aware table: among the collected rows, in the plain
+    table of the same model (``compile_axes`` left out) and in the full product (the
+    combinations of the compile axes some valid row holds)."""
+    import dataclasses
+
+    from pairwise_param.tables.build import build_table
+
+    names = [n for a in model.compile_axes for n in model.axes[a].names]
+    collected = len({tuple(hashable(r.get(n)) for n in names) for r in rows})
+    plain_model = dataclasses.replace(spec, compile_axes=()).model(where)
+    plain = len({tuple(r[a] for a in model.compile_axes) for r in build_table(plain_model).rows})
+    n = len(model.axes)
+    full = 0
+    for combo in itertools.product(*(range(len(model.axes[a])) for a in model.compile_axes)):
+        cells: list[int | None] = [None] * n
+        for a, v in zip(model.compile_axes, combo):
+            cells[a] = v
+        full += model.feasibility.violates(cells) is None and model.feasibility.completable(cells)
+    return Variants(collected, plain, full)
 
 
 def _parametrize_mark(layout: _Layout, g: _Group, mark: MarkInfo, strengths: Sequence[int],

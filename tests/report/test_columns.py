@@ -159,3 +159,34 @@ def test_the_command_fits_columns_and_never_cuts_a_file(
     _, fitted, _ = run(capsys, "report")
     table = fitted.split("\n\n")[1].splitlines()
     assert max(map(len, table)) <= 80 and "[a:2 b:2 c:2 -> 3/8] x n:3" in fitted  # nothing cut that fits
+
+
+def test_the_variants_column_shows_only_with_compile_axes_in_every_renderer() -> None:
+    from pairwise_param.report.types import Variants
+
+    report = _report(False)
+    assert "VARIANTS" not in _header(render_terminal(report))
+    assert json.loads(render_json(report))["tests"][0]["variants"] is None
+    for test in report.tests:
+        test.tables[0].variants = Variants(4, 6, 8)
+    assert "VARIANTS" in _header(render_terminal(report))
+    terminal = render_terminal(report)
+    assert "4/6/8" in terminal and "8/12/16" in terminal  # per test, and the TOTAL sums them
+    assert "| 4/6/8 |" in render_markdown(report)
+    assert json.loads(render_json(report))["tests"][0]["variants"] == {"collected": 4, "plain": 6, "full": 8}
+
+
+def test_the_variants_column_on_a_real_compile_aware_table(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "test_ca.py").write_text(
+        "import pytest\nfrom pairwise_param import pairwise\n\n"
+        "@pairwise(norm=['rms', 'layer'], dtype=['bf16', 'fp16', 'fp32'], w=[False, True], b=[False, True],\n"
+        "          scale=['s', 'c', 'r'], shift=['s', 'c', 'r'], constraints=['w or not b'],\n"
+        "          compile_axes=['norm', 'dtype', 'w', 'b'])\n"
+        "def test_k(norm, dtype, w, b, scale, shift):\n    pass\n")
+    out = subprocess.run([sys.executable, "-m", "pairwise_param.cli", "report", str(tmp_path / "test_ca.py"),
+                          "--format", "json"], capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    variants = json.loads(out)["tests"][0]["variants"]
+    assert variants["collected"] == 7 and variants["full"] == 18 and variants["plain"] >= variants["collected"]
