@@ -91,9 +91,13 @@ class Result:
 #: DEV suites' disagreements only; the TEST suites score the rule on tables it was not
 #: fitted to.  Fixed by suite (not by table) so that one suite's habits stay on one side.
 SPLITS = {
-    "dev": ("vllm", "sglang", "flashinfer", "liger"),
-    "test": ("flash-attention", "aiter", "torchao", "tilelang"),
+    "dev": ("vllm", "sglang", "flashinfer", "liger", "vllm-upstream"),
+    "test": ("flash-attention", "aiter", "torchao", "tilelang", "xformers", "bitsandbytes", "mamba",
+             "causal-conv1d", "flash-linear-attention", "fbgemm"),
 }
+# issue 35's rule (a covering table's size, values spread) was fitted looking at the seed
+# (vllm-upstream) and at the false alarms of all eight first suites; the six suites of
+# clients_4 were labelled after it was fixed.
 
 
 def score(root: Path, suites: list[str] | None) -> tuple[list[Result], list[str]]:
@@ -106,12 +110,163 @@ def score(root: Path, suites: list[str] | None) -> tuple[list[Result], list[str]
             missing.append(f"{e['suite']}:{e['path']}::{e['test']} [{','.join(e['argnames'])}] line {e['line']}: "
                            f"{loc.why or 'rows no longer resolvable'}")
             continue
-        v = rules.audit_verdict(loc.table.argnames, loc.table.rows, "ids" in loc.table.keywords)
+        v = rules.audit_verdict(loc.table.argnames, loc.table.rows,
+                                "ids" in loc.table.keywords or loc.table.param_ids)
         cov, tot = pair_coverage(loc.table.rows, len(loc.table.argnames))
         results.append(Result(e["suite"], e["path"], e["test"], e["line"], e["argnames"], e["label"],
                               bool(e.get("confident", True)), e["reason"], v.kind, v.reason, cov, tot))
     return results, missing
 
+
+
+@dataclass
+class Hole:
+    """One option list with a hole: a real option list (``label: option``) with a row
+    dropped (the issue's holes) or one value changed (``changed``) so that some pair is
+    missing."""
+
+    suite: str
+    path: str
+    test: str
+    source: str  # "hand cut" (the list as written) or "cut of a full product" (our covering table of its options)
+    how: str  # "row i dropped" / "row i: name changed"
+    argnames: list[str]
+    rule: str
+    rule_reason: str
+
+    @property
+    def changed(self) -> bool:
+        return "changed" in self.how
+
+
+def _option_lists(root: Path, suites: list[str] | None) -> list[tuple[dict[str, Any], str, list[str],
+                                                                      list[tuple[Any, ...]]]]:
+    """Every labelled option list of three or more option columns, as a hand-cut list: the
+    list itself when it is short of its product (written by hand), else a covering table
+    of its option columns (what a maintainer would cut it to; shape columns stay a
+    separate ``parametrize``, as in vLLM's)."""
+    from pairwise_param import cover
+    from pairwise_param.report.classify import _distinct
+    from pairwise_param.report.whatif import axis_kind
+
+    entries = [e for e in store.load(store.TABLES)
+               if e["label"] == "option" and (suites is None or e["suite"] in suites)]
+    out = []
+    for loc in store.Checkouts(root).locate(entries):
+        t = loc.table
+        if t is None or t.rows is None:
+            continue
+        n = len(t.argnames)
+        rows = [r for r in t.rows if len(r) == n]
+        values = {a: _distinct([r[j] for r in rows]) for j, a in enumerate(t.argnames)}
+        product = 1
+        for v in values.values():
+            product *= len(v)
+        if len(rows) < product and all(axis_kind(a, v)[0] in ("option", "single") for a, v in values.items()):
+            if sum(len(v) > 1 for v in values.values()) >= 3:
+                out.append((loc.entry, "hand cut", list(t.argnames), rows))
+            continue
+        opts = {a: v for a, v in values.items() if len(v) > 1 and axis_kind(a, v)[0] == "option"}
+        if len(opts) < 3:
+            continue
+        cut = [tuple(r[a] for a in opts) for r in cover(opts, strength=2)]
+        if len(cut) < len(rows):
+            out.append((loc.entry, "cut of a full product", list(opts), cut))
+    return out + _stacked_option_lists(root, suites)
+
+
+def _stacked_option_lists(root: Path, suites: list[str] | None) -> list[tuple[dict[str, Any], str, list[str],
+                                                                              list[tuple[Any, ...]]]]:
+    """The stacked option axes of ``axes.jsonl`` (labelled ``option``, two or more values),
+    three or more on one test, cut to a covering table: the hand cut vLLM made of its
+    stacked lists (``OPTIONS_WVSPLITKRC``), made of every suite's real stacked options."""
+    from pairwise_param import cover
+    from pairwise_param.report.classify import _distinct
+
+    by_test: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for e in store.load(store.AXES):
+        if e["label"] == "option" and e["n_values"] >= 2 and (suites is None or e["suite"] in suites):
+            by_test[(e["suite"], e["path"], e["test"])].append(e)
+    checkouts = store.Checkouts(root)
+    out = []
+    for (suite, path, test), axes in sorted(by_test.items()):
+        found = checkouts.tables(suite, path)
+        if isinstance(found, str) or len(axes) < 3:
+            continue
+        values: dict[str, list[Any]] = {}
+        for e in axes:
+            t = next((t for t in found if t.test == test and t.argnames == [e["argname"]] and t.rows), None)
+            if t is None or t.rows is None:
+                continue
+            vals = _distinct([r[0] for r in t.rows])
+            try:
+                hash(tuple(vals))
+            except TypeError:
+                continue
+            if len(vals) > 1:
+                values[e["argname"]] = vals
+        if len(values) < 3:
+            continue
+        cut = [tuple(r[a] for a in values) for r in cover(values, strength=2)]
+        out.append((axes[0], "cut of stacked options", list(values), cut))
+    return out
+
+
+def holes(root: Path, suites: list[str] | None) -> list[Hole]:
+    """Each option list of :func:`_option_lists` with each row dropped, and with each value
+    changed to the column's next value, where that loses a pair: what a hand cut gets
+    wrong.  The rule must call every one an option table (then the gate fails on it)."""
+    out = []
+    for e, source, names, rows in _option_lists(root, suites):
+        n = len(names)
+        cols = [sorted({repr(r[j]) for r in rows}) for j in range(n)]
+        variants: list[tuple[str, list[tuple[Any, ...]]]] = []
+        for i in range(len(rows)):
+            variants.append((f"row {i} dropped", rows[:i] + rows[i + 1:]))
+            for j in range(n):
+                by_text = {repr(r[j]): r[j] for r in rows}
+                nxt = cols[j][(cols[j].index(repr(rows[i][j])) + 1) % len(cols[j])]
+                row = list(rows[i])
+                row[j] = by_text[nxt]
+                variants.append((f"row {i}: {names[j]} changed", rows[:i] + [tuple(row)] + rows[i + 1:]))
+        for how, variant in variants:
+            covered, total = pair_coverage(variant, n)
+            if covered == total:
+                continue  # no pair lost: not a hole
+            v = rules.audit_verdict(names, variant, False)
+            out.append(Hole(e["suite"], e["path"], e["test"], source, how, names, v.kind, v.reason))
+    return out
+
+
+def holes_summary(results: list[Result], found: list[Hole]) -> str:
+    """Per suite: option and case tables (labels), holes caught (rule: option) and false
+    alarms (labelled case, rule option, short of 100%): both ways the gate can fail."""
+    names = [s for s in SUITES if any(r.suite == s for r in results) or any(h.suite == s for h in found)]
+    split = {s: k for k, v in SPLITS.items() for s in v}
+    lines = [("| suite | split | option tables | case tables | uncertain | option lists cut | holes (row dropped) "
+              "| holes caught | recall | value changed: caught | false alarms |"), "|" + "---|" * 11]
+    for name in [*names, "held-out", "all"]:
+        if name == "all":
+            rs, hs = results, found
+        elif name == "held-out":
+            rs = [r for r in results if split.get(r.suite) == "test"]
+            hs = [h for h in found if split.get(h.suite) == "test"]
+        else:
+            rs = [r for r in results if r.suite == name]
+            hs = [h for h in found if h.suite == name]
+        lists = len({(h.suite, h.path, h.test, tuple(h.argnames)) for h in hs})
+        dropped = [h for h in hs if not h.changed]
+        changed = [h for h in hs if h.changed]
+        caught = sum(h.rule == "option" for h in dropped)
+        bold = name in ("all", "held-out")
+        lines.append(
+            f"| {f'**{name}**' if bold else name} | {'' if bold else split.get(name, '')} "
+            f"| {sum(r.label == 'option' for r in rs)} | {sum(r.label == 'case' for r in rs)} "
+            f"| {sum(r.rule == 'uncertain' for r in rs)} | {lists} | {len(dropped)} | {caught} "
+            f"| {store.ratio(caught, len(dropped))} "
+            f"| {sum(h.rule == 'option' for h in changed)} of {len(changed)} | {sum(r.false_alarm for r in rs)} |"
+        )
+    return "\n".join(lines)
 
 
 def summary(results: list[Result], confident_only: bool = False) -> str:
@@ -204,6 +359,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--uncertain", action="store_true", help="with --list: also the entries labelled unsure")
     p.add_argument("--json", type=Path, help="write per-table results here")
     p.add_argument("--unlabelled", action="store_true", help="list checkout tables the corpus does not name")
+    p.add_argument("--holes", action="store_true",
+                   help="also score option lists with holes (real option lists, a row dropped or a value "
+                   "changed): recall on holes and false alarms per suite")
     args = p.parse_args(argv)
     if args.unlabelled:
         rest = unlabelled(args.root, args.suite)
@@ -219,6 +377,16 @@ def main(argv: list[str] | None = None) -> int:
     print(summary(results))
     print("\nThe same, confidently labelled tables only:\n")
     print(summary(results, confident_only=True))
+    if args.holes:
+        found = holes(args.root, suites)
+        print("\nBoth ways the gate can fail (issue 35): holes caught = option lists with a hole that the "
+              "rule audits as option tables (recall); false alarms = case tables it audits and finds short.\n")
+        print(holes_summary(results, found))
+        if args.list:
+            missed = [h for h in found if h.rule != "option"]
+            print(f"\n## holes missed ({len(missed)})")
+            print("\n".join(f"- {h.suite} {h.path} {h.test} [{','.join(h.argnames)}] {h.source}, {h.how}: "
+                            f"rule {h.rule}: {h.rule_reason}" for h in missed))
     if args.list:
         print(listing(results, args.uncertain))
     if args.json:

@@ -5,12 +5,17 @@
 
 Each output file starts with the command that produced it (``$ ...``) followed by its
 standard output, run from the repository root in a terminal ``COLUMNS`` wide (pytest 80,
-the report 160, the README's sample 120: there the table gives way).  Only wall-clock times are replaced (``in 2.15s`` -> ``in X.XXs``):
+the report 160, the README's sample 120: there the table is stacked).  Only wall-clock times are replaced (``in 2.15s`` -> ``in X.XXs``):
 everything else is the command's real output; the README's sample is abridged by a
 fixed rule (:func:`abridged`: the largest test of each kernel family), said in
 its first line.  The CLI option reference is rendered from the argument parser itself
 (:func:`pairwise_param.cli.main.build_parser`), the report's column table from its one
 column list (:data:`pairwise_param.report.columns.COLUMNS`).
+
+The tutorial and the how-tos are read raw in the repository too (GitHub shows their
+Markdown as it is), so the files they show are inlined between ``<!-- begin: FILE ...``
+and ``<!-- end: FILE -->`` markers (:data:`INLINED_PAGES`), refreshed from the file by
+this script (after the outputs) and held equal to it by ``tests/docs``.
 
 Outputs of the kernel suites (``KERNEL_OUTPUTS``) need the ``kernels`` extra (torch,
 triton); where it is not installed ``--check`` says it skipped them (CI installs it).
@@ -177,20 +182,27 @@ def abridged(text: str) -> str:
         sys.path.remove(str(ROOT))
     lines = text.splitlines()
     head_end = next(i for i, line in enumerate(lines) if line.startswith("TEST "))
-    rule = next(i for i, line in enumerate(lines) if line.startswith("----"))
+    rule = next(i for i, line in enumerate(lines) if line.lstrip().startswith("----"))
     full_at = lines[head_end].index("FULL") + len("FULL")  # FULL is right-aligned under its head
     best: dict[str, tuple[int, int, str, str]] = {}
     heading = ""
-    for k, line in enumerate(lines[head_end + 1 : rule]):
+    # a test is a line "  test_x ..." and, where the table is stacked (a terminal too narrow for
+    # one line per test), the more indented lines under it: its numbers are on its last line
+    blocks: list[tuple[str, list[str]]] = []
+    for line in lines[head_end + 1 : rule]:
         if not line.startswith(" "):
             heading = line
-            continue
+        elif line.startswith("   ") and blocks and blocks[-1][0] == heading:
+            blocks[-1][1].append(line)
+        else:
+            blocks.append((heading, [line]))
+    for k, (heading, block) in enumerate(blocks):
         family = heading.split("/")[1] if heading.count("/") > 1 else ""
         if family not in FAMILIES:
             continue
-        full = int(line[:full_at].split()[-1].lstrip("<="))
+        full = int(block[-1][:full_at].split()[-1].lstrip("<="))
         if family not in best or full > best[family][0]:
-            best[family] = (full, k, heading, line)
+            best[family] = (full, k, heading, "\n".join(block))
     picked = sorted(best.values(), key=lambda b: b[1])
     return "\n".join([*lines[: head_end + 1], *(x for _, _, h, line in picked for x in (h, line)),
                       *lines[rule:]]) + "\n"
@@ -224,6 +236,46 @@ def outputs() -> dict[str, Callable[[], str]]:
     made["run_options.md"] = run_options
     made["README.md"] = readme_sample
     return made
+
+
+# -- files inlined into pages read raw in the repository ----------------------------------------------
+#: pages read in the repository (GitHub shows Markdown raw: a `--8<--` include would show as
+#: that line): the files they show are copied in between markers, and kept equal to the file
+INLINED_PAGES = ("docs/tutorial.md", "docs/how-to/*.md")
+INLINED = re.compile(r"^<!-- begin: (\S+) \(inlined by docs/gen_examples.py[^>]*-->\n(.*?)^<!-- end: \1 -->$",
+                     re.DOTALL | re.MULTILINE)
+
+
+def inlined_pages() -> list[Path]:
+    return sorted({p for pattern in INLINED_PAGES for p in ROOT.glob(pattern)})
+
+
+def inlined_blocks(text: str) -> list[tuple[str, str]]:
+    """(file, the copy of it) of each inlined block of a page: the text between the markers,
+    without the code fence around it."""
+    out = []
+    for m in INLINED.finditer(text):
+        body = m.group(2)
+        lines = body.splitlines(True)
+        if lines and lines[0].startswith("```") and lines[-1].rstrip("\n") == "```":
+            body = "".join(lines[1:-1])
+        out.append((m.group(1), body))
+    return out
+
+
+def refresh_inlined(text: str) -> str:
+    """``text`` with every inlined block replaced by the current content of its file."""
+    def fill(m: re.Match[str]) -> str:
+        lines = m.group(2).splitlines(True)
+        fenced = bool(lines) and lines[0].startswith("```")
+        content = (ROOT / m.group(1)).read_text(encoding="utf-8")
+        if not content.endswith("\n"):
+            content += "\n"
+        body = (lines[0] + content + "```\n") if fenced else content
+        head = m.group(0).split("\n", 1)[0]
+        return f"{head}\n{body}<!-- end: {m.group(1)} -->"
+
+    return INLINED.sub(fill, text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -261,6 +313,23 @@ def main(argv: list[str] | None = None) -> int:
             tmp.write_text(before + text + after if name == "README.md" else text, encoding="utf-8")
             tmp.replace(target)
             print(f"wrote {shown}")
+    for page in inlined_pages():
+        if args.names:
+            break
+        old = page.read_text(encoding="utf-8")
+        text = refresh_inlined(old)
+        if old == text:
+            continue
+        name = page.relative_to(ROOT).as_posix()
+        if args.check:
+            stale.append(name)
+            sys.stdout.writelines(difflib.unified_diff(
+                old.splitlines(True), text.splitlines(True), f"committed/{name}", f"now/{name}"))
+        else:
+            tmp = page.with_name(page.name + ".tmp")
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(page)
+            print(f"wrote {name}")
     if stale:
         print(f"stale: {', '.join(stale)}; run `python docs/gen_examples.py` and commit", file=sys.stderr)
         return 1

@@ -61,8 +61,11 @@ Binding = tuple[int, "int | None"]
 
 
 def describe_predicate(pred: Callable[..., Any]) -> str:
-    """A short human label for a predicate: ``name(a, b)`` or the lambda text."""
+    """A short human label for a predicate: ``name(a, b)``, the lambda text, or a
+    declarative rule's own text (``never dtype="bf16", fused=true``: it names its axes)."""
     name = getattr(pred, "__name__", type(pred).__name__)
+    if isinstance(name, str) and name and name != "<lambda>" and not name.isidentifier():
+        return name  # a rule of the constraint language: its text, without "(axes)" run into it
     explicit = getattr(pred, AXIS_NAMES_ATTR, None)
     try:
         params = ", ".join(explicit if isinstance(explicit, tuple) else inspect.signature(pred).parameters)
@@ -231,7 +234,7 @@ class Constraint:
             value = by_axis[axis]
             kwargs[param] = value if element is None else value[element]
         try:
-            return bool(self.predicate(**kwargs))
+            result = self.predicate(**kwargs)
         except Exception as exc:  # a user predicate failing is a model error: say which
             shown = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
             raise InvalidConstraint(
@@ -240,6 +243,28 @@ class Constraint:
                 "for every combination of its axes' values",
                 where=where,
             ) from exc
+        return truth(result, self.label, kwargs, where)
+
+
+def truth(result: Any, label: str, row: Mapping[str, Any], where: str | None = None) -> bool:
+    """THE rule for what a constraint predicate may return: ``True`` or ``False`` (a
+    ``numpy.bool_`` counts as one).  Anything else, ``None`` above all (a forgotten
+    ``return True`` at the end of a ``def``), is an :class:`InvalidConstraint` naming the
+    predicate, the row and the value: Python would read ``None`` as False and silently
+    drop every row that reaches it."""
+    if isinstance(result, bool):
+        return result
+    kind = type(result)
+    if kind.__module__ == "numpy" and kind.__name__ in ("bool_", "bool"):
+        return bool(result)
+    shown = ", ".join(f"{k}={v!r}" for k, v in row.items())
+    why = ("None (a path through the predicate that returns nothing: a missing `return True`?)"
+           if result is None else f"{result!r} ({kind.__name__}, not a bool)")
+    raise InvalidConstraint(
+        f"constraint {label} returned {why} when called with {shown}; a constraint must return "
+        "True or False (wrap the expression in bool(...) if it computes something else)",
+        where=where,
+    )
 
 
 def constraint_list(constraints: Any, where: str | None = None) -> tuple[Any, ...]:

@@ -15,7 +15,9 @@ plugin's hooks module can read them without loading the core).
   (the node ids of the stacked ``parametrize`` decorators the axes were written
   from, top decorator first: ids joined bottom axis first, and in full mode the
   rows in the order the stacked decorators give them; what ``pairwise-param
-  convert`` writes, so ``--pairwise-mode=full`` keeps every node id);
+  convert`` writes, so ``--pairwise-mode=full`` keeps every node id) and
+  ``"product-index"`` (``case-{index}``, the row's index in the full product: the
+  ids of flashinfer's ``parametrize_product``, which convert writes for it);
 * :data:`MARK` -- the mark ``@pairwise`` attaches (``pytest.mark.pairwise(spec)``);
 * :data:`PLUGIN_FIXTURE` -- the (empty) fixture the plugin defines and every
   decorated test requests, so a run without the plugin fails loudly;
@@ -41,7 +43,7 @@ __all__ = [
 ]
 
 MODES = ("cover", "full")
-ID_STYLES = ("readable", "pytest", "stacked")
+ID_STYLES = ("readable", "pytest", "stacked", "product-index")
 
 MARK = "pairwise"
 PLUGIN_FIXTURE = "_pairwise_param_plugin"

@@ -12,7 +12,7 @@ not identifiers or collide with an option name, and grouped axes
 (``{"n,k,m": [(1, 64, 128), ...]}``).  Mapping axes come first, then keyword
 axes, each in the order written.  Options are keyword-only and reserved:
 ``strength, sub_models, constraints, include, mode, effort, seed, ids,
-indirect, derived`` (see :func:`pairwise`).
+indirect, compile_axes, derived`` (see :func:`pairwise`).
 
 The mark contract (stable, read by the plugin and by ``pairwise-param``'s CLI)
 ------------------------------------------------------------------------------
@@ -26,7 +26,7 @@ The decorator attaches exactly ONE mark, ``pytest.mark.pairwise(spec)``, where
   axes)``), ``spec.sub_models``,
   ``spec.constraints``, ``spec.include``, ``spec.mode`` (``None``, ``"cover"``
   or ``"full"``), ``spec.effort``, ``spec.seed``, ``spec.ids``,
-  ``spec.indirect``, ``spec.derived`` (argument name -> function of axis
+  ``spec.indirect``, ``spec.compile_axes``, ``spec.derived`` (argument name -> function of axis
   values, or ``None``); ``spec.value_params``: axis name -> {value position:
   (marks, id)} for values written ``pytest.param(value, marks=..., id=...)``
   (``spec.axes`` holds the bare values);
@@ -93,6 +93,7 @@ class PairwiseSpec:
     seed: int = 0
     ids: Any = None
     indirect: bool | tuple[str, ...] = False
+    compile_axes: tuple[str, ...] = ()
     derived: Mapping[str, Callable[..., Any]] | None = None
     #: axis name -> {value position: (marks, id)} for values given as ``pytest.param(value,
     #: marks=..., id=...)``; ``axes`` holds the bare values.
@@ -126,6 +127,7 @@ class PairwiseSpec:
             constraints=self.constraints,
             include=self.include,
             sub_models=self.sub_models,
+            compile_axes=self.compile_axes,
             where=where,
         )
 
@@ -139,6 +141,7 @@ class PairwiseSpec:
             constraints=self.constraints,
             include=self.include,
             sub_models=self.sub_models,
+            compile_axes=self.compile_axes,
             where=where,
             invalid_positions=self.invalid,
         )
@@ -294,6 +297,7 @@ def pairwise(
     seed: int = 0,
     ids: Any = None,
     indirect: bool | Sequence[str] = False,
+    compile_axes: Sequence[str] = (),
     derived: Mapping[str, Callable[..., Any]] | None = None,
     **axes: Iterable[Any],
 ) -> Callable[[F], F]:
@@ -316,6 +320,7 @@ def pairwise(
       in ``parametrize`` (or ``fn(argname, value)``), a list of one id per value (a table
       of one axis), or ``{"argname": fn(value) or [ids]}``;
     * ``indirect``: as in ``pytest.mark.parametrize``;
+    * ``compile_axes``: the axes that select a kernel variant (fewest variants);
     * ``derived``: ``{"atol": lambda dtype, reduction: ...}``: arguments computed from
       each row's values (not axes: never paired, not in the id; in full mode too).
 

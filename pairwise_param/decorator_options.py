@@ -147,8 +147,9 @@ def _check_sub_models(value: Any, ctx: Context) -> tuple[tuple[Any, int], ...]:
 #: What ``ids=`` accepts, shown by every error about it.
 IDS_ACCEPTED = (
     "ids= takes: 'readable' (default: dtype=bfloat16-padded=True), 'pytest' (the ids parametrize "
-    "gives: bfloat16-True, dtype0) or 'stacked' (the node ids of stacked parametrize decorators written "
-    "top decorator first, as `pairwise-param convert` writes them); a callable fn(value) -> str | None as in parametrize (or "
+    "gives: bfloat16-True, dtype0), 'stacked' (the node ids of stacked parametrize decorators written "
+    "top decorator first, as `pairwise-param convert` writes them) or 'product-index' (case-{index} in "
+    "the full product, flashinfer's parametrize_product ids); a callable fn(value) -> str | None as in parametrize (or "
     "fn(argname, value)); a list of one id per value (a table of one axis); or a mapping "
     "{argname: fn(value) or a list of one id per value}"
 )
@@ -260,6 +261,18 @@ def _check_derived(value: Any, ctx: Context) -> Mapping[str, Callable[..., Any]]
     return MappingProxyType(out)
 
 
+def _check_compile_axes(value: Any, ctx: Context) -> tuple[str, ...]:
+    names = (value,) if isinstance(value, str) else value
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
+        raise _bad("compile_axes", value, ctx)
+    unknown = [n for n in names if n not in ctx.axes and n not in ctx.argnames]
+    if unknown:
+        raise InvalidArgument(f"compile_axes names {unknown[0]!r}, which is not an axis (axes: "
+                              f"{', '.join(ctx.axes)}); name the axes whose values select a kernel variant",
+                              where=ctx.where)
+    return tuple(dict.fromkeys(names))
+
+
 def _check_indirect(value: Any, ctx: Context) -> bool | tuple[str, ...]:
     if isinstance(value, bool):
         return value
@@ -306,6 +319,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("indirect", False, _check_indirect,
            "as in pytest.mark.parametrize: True or a list of axis names whose values go to the "
            "same-named fixture as request.param."),
+    Option("compile_axes", (), _check_compile_axes,
+           "['dtype', 'has_bias']: the axes whose values select a kernel variant (Triton constexprs); "
+           "the table then compiles as few variants as a covering array of those axes alone."),
     Option("derived", None, _check_derived,
            "{'atol': fn(dtype, reduction)}: arguments computed from each row's axis values; not "
            "axes (never paired, not in the id), in the JUnit properties."),

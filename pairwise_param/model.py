@@ -14,6 +14,8 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import os
+import sys
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -48,6 +50,16 @@ __all__ = ["Axis", "IndexModel", "Model", "RowLike", "SubModel", "default_streng
 RowLike = Mapping[str, Any]
 
 
+def _outside_stacklevel() -> int:
+    """The ``stacklevel`` that names the first frame outside this package (the user's
+    call of ``cover()`` or ``Model``), for a warning raised by the caller of this function."""
+    here = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    level, frame = 1, sys._getframe(1)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(here):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    return level
+
 
 @dataclass(frozen=True)
 class SubModel:
@@ -71,15 +83,22 @@ class IndexModel:
     interactions: tuple[tuple[int, ...], ...]
     exclusions: tuple[Exclusion, ...]
     include: tuple[tuple[int | None, ...], ...]
+    #: the axes whose values select a kernel variant (sorted indices; ``()``: none
+    #: declared): the engine then builds the table with the fewest variants
+    #: (:mod:`pairwise_param.engine.variants`)
+    compile_axes: tuple[int, ...] = ()
 
     def canonical(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "sizes": list(self.sizes),
             "strength": self.strength,
             "interactions": [list(s) for s in self.interactions],
             "exclusions": [[list(sc), [list(f) for f in fb]] for sc, fb in (e.canonical() for e in self.exclusions)],
             "include": [[-1 if v is None else v for v in row] for row in self.include],
         }
+        if self.compile_axes:  # only then: every other model keeps its fingerprint (and cache key)
+            out["compile_axes"] = list(self.compile_axes)
+        return out
 
     def fingerprint(self) -> str:
         """Stable SHA-256 of the canonical index model (hex); computed once (the
@@ -147,6 +166,10 @@ class Model:
     sub_models:
         ``[(("dtype", "bias_mode", "xnorm"), 3), ...]``: axes covered at
         another strength on top of the global one.
+    compile_axes:
+        Names of the axes whose values select a kernel variant (Triton
+        constexprs, JIT template arguments): the table then uses as few
+        distinct combinations of them as a covering array of those axes alone.
     where:
         The test (or other context) named in every error message.
     """
@@ -159,6 +182,7 @@ class Model:
         constraints: Iterable[Callable[..., Any] | Mapping[str, Any] | str] | None = (),
         include: Iterable[RowLike] | None = (),
         sub_models: Iterable[tuple[Sequence[str], int]] | None = (),
+        compile_axes: Iterable[str] | None = (),
         where: str | None = None,
     ) -> None:
         self.where = where
@@ -188,7 +212,13 @@ class Model:
             interactions=_interactions(n, self.strength, self.sub_models),
             exclusions=self.exclusions,
             include=self.include,
+            compile_axes=self._compile_axes(compile_axes),
         )
+
+    @property
+    def compile_axes(self) -> tuple[int, ...]:
+        """The declared compile axes (sorted axis indices; ``()``: none)."""
+        return self.index_model.compile_axes
 
     # -- validation steps of __init__ -------------------------------------------
     def _build_axes(
@@ -227,6 +257,30 @@ class Model:
                     resolve[part] = (idx, j)
             built.append(axis)
         return tuple(built), resolve
+
+    def _compile_axes(self, names: Iterable[str] | None) -> tuple[int, ...]:
+        """Sorted axis indices of ``compile_axes`` (axis names or names a grouped axis binds)."""
+        if names is None:
+            return ()
+        if isinstance(names, str):
+            names = [names]
+        try:
+            listed = list(names)
+        except TypeError:
+            raise InvalidArgument(
+                f"compile_axes must be a list of axis names, got {names!r}", where=self.where
+            ) from None
+        out: set[int] = set()
+        for name in listed:
+            if not isinstance(name, str):
+                raise InvalidArgument(
+                    f"compile_axes must be a list of axis names, got {name!r} in {listed!r}", where=self.where
+                )
+            try:
+                out.add(self.axis_index(name))
+            except UnknownAxis as exc:
+                raise UnknownAxis(f"compile_axes: {exc.detail}", where=self.where) from None
+        return tuple(sorted(out))
 
     def _check_strength(self, strength: Any) -> int:
         n = len(self.axes)
@@ -297,7 +351,7 @@ class Model:
                         f"which no value of its axis equals: that comparison never holds (a typo?)",
                         where=self.where,
                     ),
-                    stacklevel=4,
+                    stacklevel=_outside_stacklevel(),
                 )
         return bound
 

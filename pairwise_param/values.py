@@ -8,23 +8,29 @@
   value given by a user (an include row, a hand-written row, a model file
   constraint) is matched against an axis' values;
 * input normalisation (:func:`freeze`): lists become tuples, sets frozensets;
+* sameness of two values read back from a file (:func:`same_value`): identity
+  as :func:`value_key` (``-0.0`` is not ``0.0``), except that NaN is itself;
 * text: :func:`value_label` for messages, :func:`value_id` for test ids,
-  :func:`stable_label` for fingerprints, :func:`json_value` for JSON output.
+  :func:`stable_label` for fingerprints, :func:`json_value` for JSON output,
+  :func:`cell_text` for a cell of a rows file (CSV, Markdown).
 
 No import of numpy or torch: foreign types are recognised by module and name.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from typing import Any
 
 __all__ = [
+    "cell_text",
     "freeze",
     "hashable",
     "json_value",
     "loose_eq",
+    "same_value",
     "stable_label",
     "value_id",
     "value_key",
@@ -56,6 +62,22 @@ def loose_eq(a: Any, b: Any) -> bool:
     try:
         return bool(a == b)
     except Exception:  # noqa: BLE001 - an odd __eq__ just means "not equal"
+        return False
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """``a`` and ``b`` are one value: same type, equal, ``-0.0`` apart from
+    ``0.0`` and NaN equal to NaN (also inside tuples).  Matches a value read
+    back from a rows file with the model's own value."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    if isinstance(a, float):
+        return repr(a) == repr(b)  # the shortest repr names each float exactly; nan is "nan"
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - an odd __eq__ just means "not the same"
         return False
 
 
@@ -175,13 +197,28 @@ def value_id(value: Any, position: int = 0) -> str:
     return f"<{t.__name__}>#{position}"
 
 
-def json_value(value: Any) -> Any:
-    """A value as JSON: scalars as they are (non-finite floats as labels),
-    tuples as lists, anything else as its label."""
+def json_value(value: Any, *, exact: bool = False) -> Any:
+    """A value as JSON: scalars as they are, tuples as lists, anything else as
+    its label.  Non-finite floats are labels (``"nan"``: strict JSON, for
+    reports) unless ``exact``: then they stay floats, which :func:`json.dumps`
+    spells ``NaN`` / ``Infinity`` / ``-Infinity`` and :func:`json.loads` reads
+    back (rows files, which must round-trip)."""
     if value is None or isinstance(value, (bool, int, str)):
         return value
-    if isinstance(value, float) and math.isfinite(value):
+    if isinstance(value, float) and (exact or math.isfinite(value)):
         return value
     if type(value) is tuple:
-        return [json_value(v) for v in value]
+        return [json_value(v, exact=exact) for v in value]
+    return value_label(value)
+
+
+def cell_text(value: Any) -> str:
+    """The text of a value in a cell of a rows file: strings as they are, other
+    scalars in their JSON spelling (``true``, ``2``, ``-0.0``, ``null``, ``NaN``,
+    ``-Infinity``), anything else (tuples, enums) its label.  The reader
+    (``cli/rows.py``) matches a cell against these spellings."""
+    if isinstance(value, str):
+        return value
+    if value is None or isinstance(value, (bool, int, float)):
+        return json.dumps(value)
     return value_label(value)

@@ -47,6 +47,8 @@ class Table:
     keywords: list[str] = field(default_factory=list)  # ids=, indirect=, ...
     decorator: ast.Call | None = None
     rows_node: ast.expr | None = None
+    #: some row is ``pytest.param(..., id=...)``: the list names its rows (as ids= does)
+    param_ids: bool = False
 
     @property
     def multi(self) -> bool:
@@ -91,6 +93,7 @@ class Resolver:
         self.text = text
         self._lines = [line.encode("utf-8") for line in text.splitlines(keepends=True)]
         self._depth = 0
+        self.param_ids = False  # set by rows(): the last list read had a pytest.param(id=...)
 
     def src(self, node: ast.AST) -> str:
         """The source text of ``node`` (``ast.get_source_segment`` re-splits the whole file
@@ -210,11 +213,56 @@ class Resolver:
                 out.append(el)
         return out
 
+    def _comprehension(self, node: ast.ListComp | ast.GeneratorExp, n: int) -> list[tuple[Any, ...]]:
+        """``[pytest.param(*case, id=...) for case in CASES]`` (fla's habit) and
+        ``[(a, b) for a, b in PAIRS]``: one ``for`` over a resolvable list, no ``if``; the
+        element is the loop variable, a tuple of loop variables, or ``pytest.param`` of them."""
+        if len(node.generators) != 1 or node.generators[0].ifs or node.generators[0].is_async:
+            raise Unresolved("comprehension")
+        gen = node.generators[0]
+        out = []
+        for item in self.sequence(gen.iter):
+            value = self.value(item)
+            bound: dict[str, Any] = {}
+            if isinstance(gen.target, ast.Name):
+                bound[gen.target.id] = value
+            elif isinstance(gen.target, ast.Tuple) and all(isinstance(e, ast.Name) for e in gen.target.elts) \
+                    and isinstance(value, tuple) and len(value) == len(gen.target.elts):
+                bound.update({e.id: v for e, v in zip(gen.target.elts, value)})  # type: ignore[attr-defined]
+            else:
+                raise Unresolved("comprehension target")
+
+            def one(e: ast.expr, bound: dict[str, Any] = bound) -> list[Any]:
+                if isinstance(e, ast.Starred) and isinstance(e.value, ast.Name) and e.value.id in bound \
+                        and isinstance(bound[e.value.id], tuple):
+                    return list(bound[e.value.id])
+                if isinstance(e, ast.Name) and e.id in bound:
+                    return [bound[e.id]]
+                if isinstance(e, ast.Constant):
+                    return [e.value]
+                raise Unresolved(self.src(e))
+
+            elt = node.elt
+            if isinstance(elt, ast.Call) and self.src(elt.func).split(".")[-1] == "param":
+                vals = tuple(v for a in elt.args for v in one(a))
+                self.param_ids = self.param_ids or any(k.arg == "id" for k in elt.keywords)
+            elif isinstance(elt, ast.Tuple):
+                vals = tuple(v for a in elt.elts for v in one(a))
+            elif isinstance(elt, ast.Name) and elt.id in bound:
+                vals = bound[elt.id] if isinstance(bound[elt.id], tuple) and n > 1 else (bound[elt.id],)
+            else:
+                raise Unresolved(self.src(elt))
+            out.append(vals)
+        return out
+
     def rows(self, node: ast.expr, n: int) -> list[tuple[Any, ...]]:
         """The rows of a ``parametrize`` over ``n`` names (``pytest.param`` unwrapped)."""
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+            return self._comprehension(node, n)
         out = []
         for el in self.sequence(node):
             if isinstance(el, ast.Call) and self.src(el.func).split(".")[-1] == "param":
+                self.param_ids = self.param_ids or any(k.arg == "id" for k in el.keywords)
                 vals = tuple(self.value(a) for a in el.args if not isinstance(a, ast.Starred))
                 if any(isinstance(a, ast.Starred) for a in el.args):
                     raise Unresolved("pytest.param(*...)")
@@ -294,12 +342,14 @@ def tables_in_source(text: str, path: str) -> list[Table]:
             names = _argnames(names_node)
             if not names or rows_node is None:
                 continue
+            res.param_ids = False
             try:
                 rows: list[tuple[Any, ...]] | None = res.rows(rows_node, len(names))
             except (Unresolved, RecursionError):
                 rows = None
             out.append(Table(path, qual, dec.lineno, names, rows, res.src(rows_node),
-                             sorted(k for k in kws if k not in ("argnames", "argvalues")), dec, rows_node))
+                             sorted(k for k in kws if k not in ("argnames", "argvalues")), dec, rows_node,
+                             res.param_ids))
     return out
 
 

@@ -32,10 +32,12 @@ __all__ = [
     "BUDGET",
     "DTYPES",
     "EPS_VALUES",
+    "FUSED_COMPILE_AXES",
     "FUSED_OPTIONS",
     "GATE_LAYOUTS",
     "LAYOUTS",
     "NORM_TYPES",
+    "NSS_COMPILE_AXES",
     "NSS_OPTIONS",
     "SHAPES",
     "TOLERANCES",
@@ -105,6 +107,11 @@ NSS_OPTIONS = {
     "has_weight": [False, True], "has_bias": [False, True],
     "scale_layout": list(LAYOUTS), "shift_layout": list(LAYOUTS), "padded": [False, True],
 }
+#: The axes that select a variant of ``_fused_norm_kernel`` on a GPU (its constexprs
+#: HAS_GATE, HAS_WEIGHT, HAS_BIAS, IS_RMS and the pointers' dtype; no size, stride or
+#: layout is specialized): ``compile_axes=`` of the tables, so they compile the fewest.
+FUSED_COMPILE_AXES = ["norm_type", "dtype", "has_gate", "has_weight", "has_bias"]
+NSS_COMPILE_AXES = ["norm_type", "dtype", "has_weight", "has_bias"]
 
 
 # ----------------------------------------------------------------------------- tolerances

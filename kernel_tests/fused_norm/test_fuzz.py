@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 
 from kernel_tests.fused_norm.cases import (
     BUDGET,
+    FUSED_COMPILE_AXES,
     FUSED_OPTIONS,
+    NSS_COMPILE_AXES,
     NSS_OPTIONS,
     bias_needs_weight,
     check_fused,
@@ -40,7 +42,7 @@ SHAPE = {
 }
 
 
-@pairwise(**FUSED_OPTIONS, constraints=[gate_iff_layout, bias_needs_weight])
+@pairwise(**FUSED_OPTIONS, constraints=[gate_iff_layout, bias_needs_weight], compile_axes=FUSED_COMPILE_AXES)
 @FUZZ
 @given(**SHAPE)
 @torch.inference_mode()
@@ -53,7 +55,7 @@ def test_fused_residual_norm_scale_shift_fuzz(backend, device, norm_type, dtype,
                 padded=padded, seed=seed)
 
 
-@pairwise(**NSS_OPTIONS, constraints=[bias_needs_weight])
+@pairwise(**NSS_OPTIONS, constraints=[bias_needs_weight], compile_axes=NSS_COMPILE_AXES)
 @FUZZ
 @given(**SHAPE)
 @torch.inference_mode()

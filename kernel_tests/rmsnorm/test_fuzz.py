@@ -21,7 +21,7 @@ HIDDEN_MAX = 4200 if SMALL else 20000
 FUZZ = settings(max_examples=8)
 
 
-@pairwise(dtype=ALL_DTYPES, specify_out=[True, False], padded=[False, True])
+@pairwise(dtype=ALL_DTYPES, specify_out=[True, False], padded=[False, True], compile_axes=["dtype"])
 @FUZZ
 @given(batch=st.integers(1, BATCH_MAX), hidden=st.integers(1, HIDDEN_MAX))
 @torch.inference_mode()

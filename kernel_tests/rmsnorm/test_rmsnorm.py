@@ -30,7 +30,7 @@ from kernel_tests.support.inputs import generator
 from pairwise_param import pairwise
 
 
-@pairwise(dtype=DTYPES, specify_out=[True, False], padded=[False, True])
+@pairwise(dtype=DTYPES, specify_out=[True, False], padded=[False, True], compile_axes=["dtype"])
 @pytest.mark.parametrize("batch_size", BATCH_SIZES)
 @pytest.mark.parametrize("hidden_size", HIDDEN_SIZES)
 @torch.inference_mode()
@@ -41,7 +41,7 @@ def test_rmsnorm(backend, device, batch_size, hidden_size, dtype, specify_out, p
 
 # Sizes upstream does not have: tiny and odd rows, rows just past one block (4096), and
 # rows beyond 16384 (several blocks); fp32 as well.
-@pairwise(dtype=ALL_DTYPES, specify_out=[True, False], padded=[False, True])
+@pairwise(dtype=ALL_DTYPES, specify_out=[True, False], padded=[False, True], compile_axes=["dtype"])
 @pytest.mark.parametrize("batch_size", [1, 3, 7])
 @pytest.mark.parametrize("hidden_size", [1, 7, 1000, 4097, 16385, 32771, 65543])
 @torch.inference_mode()

@@ -46,7 +46,7 @@ def flat_is_not_fused(fused: bool, layout: str) -> bool:
 
 
 @pairwise(is_neox=IS_NEOX, dtype=DTYPES, pos_dtype=POSITION_DTYPES, layout=LAYOUTS, fused=[False, True],
-          constraints=[flat_is_not_fused])
+          constraints=[flat_is_not_fused], compile_axes=["is_neox", "dtype", "pos_dtype", "fused"])
 @FUZZ
 @given(batch=st.integers(1, BATCH_MAX), kv_heads=st.integers(1, KV_HEADS_MAX), gqa=st.integers(1, GQA_MAX),
        half=st.integers(1, HALF_MAX), tail=st.integers(0, TAIL_MAX), max_pos=st.integers(1, MAX_POS_MAX),

@@ -61,7 +61,8 @@ def skip_shape_over_budget(batch_size: int, head_dims: list[int], *, fused: bool
     BUDGET.skip_if_over(batch_size, q, kv, max(head_dims), fused=fused)
 
 
-@pairwise(gqa_ratio=GQA_RATIOS, num_kv_heads=NUM_KV_HEADS, rope_dim=ROPE_DIMS, is_neox=IS_NEOX, dtype=DTYPES)
+@pairwise(gqa_ratio=GQA_RATIOS, num_kv_heads=NUM_KV_HEADS, rope_dim=ROPE_DIMS, is_neox=IS_NEOX, dtype=DTYPES,
+          compile_axes=["rope_dim", "is_neox", "dtype"])
 @pytest.mark.parametrize("batch_size", BATCH_SIZES)
 @torch.inference_mode()
 def test_rope(backend, device, batch_size, gqa_ratio, num_kv_heads, rope_dim, is_neox, dtype):
@@ -80,7 +81,8 @@ def test_rope_position_dtypes(backend, device, pos_dtype):
                pos_dtype=pos_dtype)
 
 
-@pairwise(is_neox=IS_NEOX, rope_dim=PARTIAL_ROPE_DIMS, head_dim=HEAD_DIMS, constraints=[rope_fits_head])
+@pairwise(is_neox=IS_NEOX, rope_dim=PARTIAL_ROPE_DIMS, head_dim=HEAD_DIMS, constraints=[rope_fits_head],
+          compile_axes=["is_neox", "rope_dim"])
 @pytest.mark.parametrize("batch_size", BATCH_SIZES)
 @torch.inference_mode()
 def test_partial_rope(backend, device, batch_size, is_neox, rope_dim, head_dim):
@@ -91,7 +93,8 @@ def test_partial_rope(backend, device, batch_size, is_neox, rope_dim, head_dim):
                PARTIAL_DTYPE, layouts=("view", "flat"))
 
 
-@pairwise(gqa_ratio=GQA_RATIOS, num_kv_heads=NUM_KV_HEADS, rope_dim=ROPE_DIMS, is_neox=IS_NEOX)
+@pairwise(gqa_ratio=GQA_RATIOS, num_kv_heads=NUM_KV_HEADS, rope_dim=ROPE_DIMS, is_neox=IS_NEOX,
+          compile_axes=["rope_dim", "is_neox"])
 @pytest.mark.parametrize("batch_size", BATCH_SIZES)
 @torch.inference_mode()
 def test_fused_rope_store(backend, device, batch_size, gqa_ratio, num_kv_heads, rope_dim, is_neox):

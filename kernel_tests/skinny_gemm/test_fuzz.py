@@ -55,7 +55,7 @@ def test_llmm1_fuzz(backend, device, dtype, k, rows_per_block, row_blocks):
 
 
 @pairwise(dtype=DTYPES, padded_a=[False, True], padded_b=[False, True], bias_mode=BIAS_MODES,
-          xnorm=[False, True])
+          xnorm=[False, True], compile_axes=["dtype", "bias_mode"])
 @FUZZ
 @given(n=st.integers(1, 4), k=multiples(8, K_MAX), m=st.integers(8, M_MAX))
 @torch.inference_mode()
@@ -63,7 +63,8 @@ def test_wvsplitk_fuzz(backend, device, cu_count, dtype, padded_a, padded_b, bia
     check_wvsplitk(backend, device, cu_count, n, k, m, dtype, padded_a, padded_b, bias_mode, xnorm, seed=0)
 
 
-@pairwise(dtype=DTYPES, padded_a=[False, True], bias_mode=BIAS_MODES, xnorm=[False, True])
+@pairwise(dtype=DTYPES, padded_a=[False, True], bias_mode=BIAS_MODES, xnorm=[False, True],
+          compile_axes=["dtype", "bias_mode"])
 @FUZZ
 @given(n=st.integers(13, 128), k=multiples(8, KRC_K_MAX), m=st.integers(8, KRC_M_MAX))
 @torch.inference_mode()
@@ -74,7 +75,7 @@ def test_wvsplitkrc_fuzz(backend, device, cu_count, dtype, padded_a, bias_mode, 
 
 @requires_fp8
 @pairwise(dtype=DTYPES, padded_a=[False, True], padded_b=[False, True], biased=[False, True],
-          xnorm=[False, True])
+          xnorm=[False, True], compile_axes=["dtype", "biased"])
 @FUZZ
 @given(n=st.integers(1, 4), k=multiples(16, K_MAX), m=st.integers(8, M_MAX))
 @torch.inference_mode()

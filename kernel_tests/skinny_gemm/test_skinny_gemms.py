@@ -48,7 +48,7 @@ def test_llmm1(backend, device, n, k, m, dtype, rows_per_block, seed):
 
 
 @pairwise(dtype=DTYPES, padded_a=[False, True], padded_b=[False, True], bias_mode=BIAS_MODES,
-          xnorm=[False, True])
+          xnorm=[False, True], compile_axes=["dtype", "bias_mode"])
 @pytest.mark.parametrize("n,k,m", NKM_WVSPLITK)
 @pytest.mark.parametrize("seed", SEEDS)
 @torch.inference_mode()
@@ -57,7 +57,8 @@ def test_wvsplitk(backend, device, cu_count, n, k, m, dtype, padded_a, padded_b,
     check_wvsplitk(backend, device, cu_count, n, k, m, dtype, padded_a, padded_b, bias_mode, xnorm, seed)
 
 
-@pairwise(dtype=DTYPES, padded_a=[False, True], bias_mode=BIAS_MODES, xnorm=[False, True])
+@pairwise(dtype=DTYPES, padded_a=[False, True], bias_mode=BIAS_MODES, xnorm=[False, True],
+          compile_axes=["dtype", "bias_mode"])
 @pytest.mark.parametrize("n", N_WVSPLITKRC)
 @pytest.mark.parametrize("k", K_WVSPLITKRC)
 @pytest.mark.parametrize("m", M_WVSPLITKRC)
@@ -73,7 +74,7 @@ def test_wvsplitkrc(backend, device, cu_count, n, k, m, dtype, padded_a, bias_mo
 
 @requires_fp8
 @pairwise(dtype=DTYPES, padded_a=[False, True], padded_b=[False, True], biased=[False, True],
-          xnorm=[False, True])
+          xnorm=[False, True], compile_axes=["dtype", "biased"])
 @pytest.mark.parametrize("n,k,m", NKM_WVSPLITK_FP8)
 @pytest.mark.parametrize("seed", SEEDS)
 @torch.inference_mode()

@@ -30,6 +30,9 @@ class ExitCode(IntEnum):
     USAGE_ERROR = 2
     #: ``report``: a file or test failed to collect (the rest is still reported).
     COLLECTION_ERROR = 3
+    #: ``report``: no test was collected (a folder of files not named ``test_*.py``, a
+    #: ``-k`` that selects nothing): nothing to report or gate.  pytest's own code for it.
+    NO_TESTS = 5
     #: ``generate``: Ctrl-C before the engine had a complete table; nothing written.
     #: (Ctrl-C during the improver writes the best table so far and exits 0, with a note.)
     INTERRUPTED = 130

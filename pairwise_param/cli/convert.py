@@ -45,15 +45,34 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pairwise_param.cli.convert_helpers import (
+    CI_RANGE,
+    FULL_FLAG,
+    HELPER,
+    CiRanges,
+    ci_ranges,
+    drop_unused_imports,
+    full_value,
+    is_helper,
+    mark_used,
+    product_of_ranges,
+    read_product,
+    split_ranges,
+    used_names,
+)
+from pairwise_param.cli.convert_write import (
+    ALIAS,
+    LINE_LENGTH,
+    Axis,
+    add_import,
+    code,
+    pairwise_decorator,
+    pairwise_name,
+)
 from pairwise_param.errors import InvalidArgument
 
 __all__ = ["ALIAS", "Conversion", "convert_source"]
 
-#: A one-line ``@pairwise(...)`` longer than this is written one axis a line.
-LINE_LENGTH = 100
-
-#: The name ``pairwise`` is imported under where the module binds ``pairwise`` already.
-ALIAS = "pairwise_param_pairwise"
 
 
 @dataclass
@@ -69,6 +88,9 @@ class Conversion:
     notes: dict[str, str] = field(default_factory=dict)  # converted test -> what stayed, what changed
     #: converted test -> its one-value axes that went into the table (no option: they keep the ids)
     riding: dict[str, list[str]] = field(default_factory=dict)
+    #: what makes the ORIGINAL file run its full product (flashinfer's ``--full``): the
+    #: collection check compares those node ids with ``--pairwise-mode=full``'s
+    full_args: list[str] = field(default_factory=list)
     new_bytes: bytes = b""
     encoding: str = "utf-8"
 
@@ -93,13 +115,15 @@ def _libcst() -> Any:
 
 def convert_source(
     source: str | bytes, path: str = "<source>", *, test: str | None = None, options: Sequence[str] | None = None,
-    reorder: bool = False,
+    reorder: bool = False, keep_rows: bool = False, line_length: int = LINE_LENGTH,
 ) -> Conversion:
     """Convert the tests of ``source`` (only ``test``: ``name`` or ``Class::name``, when
     given).  ``source`` as bytes keeps the file's encoding (PEP 263) and line endings
     in ``new_bytes``.  ``options``: the argument names that are option axes (default:
     the split of the module docstring).  ``reorder``: convert option decorators above a
-    shape ``parametrize`` too (their node ids then change order).  Raises :class:`InvalidArgument` when
+    shape ``parametrize`` too (their node ids then change order).  ``keep_rows``: an in-house
+    helper's hand-written rows become ``include=`` rows (:mod:`pairwise_param.cli.convert_helpers`).
+    ``line_length``: the formatter's (a longer ``@pairwise(...)`` is written one axis a line).  Raises :class:`InvalidArgument` when
     ``test`` is not found or the source does not parse."""
     cst = _libcst()
     try:
@@ -110,14 +134,19 @@ def convert_source(
         raise InvalidArgument(f"{path}: cannot decode the file: {exc}") from None
     old = module.code
     result = Conversion(path, old, old, encoding=module.encoding)
-    name, imported = _pairwise_name(cst, module)
+    name, imported = pairwise_name(cst, module)
+    ranges = ci_ranges(cst, module)
     transformer = _make_transformer(cst, result, test, set(options) if options else None,
-                                    _module_lists(cst, module), name, reorder)
+                                    _module_lists(cst, module), name, reorder, keep_rows, line_length, ranges)
     new_module = module.visit(transformer)
     if test is not None and not transformer.seen_test:
         raise InvalidArgument(f"{path}: no test function {test!r}")
-    if result.converted and not imported:
-        new_module = _add_import(cst, new_module, name)
+    if ranges.used:
+        new_module = split_ranges(cst, new_module, ranges)
+    if result.converted and not imported:  # first: it goes in the block of pytest & co.
+        new_module = add_import(cst, new_module, name)
+    if result.converted:  # a helper or itertools.product replaced: drop the imports it left unused
+        new_module = drop_unused_imports(cst, new_module, used_names(cst, module))
     result.new = new_module.code
     result.new_bytes = new_module.bytes
     return result
@@ -178,20 +207,16 @@ class _Case:
         return self.text
 
 
-def _code(cst: Any, node: Any) -> str:
-    return str(cst.Module(body=[]).code_for_node(node))
-
-
 def _value_of(cst: Any, node: Any) -> Any:
     """The split's view of one written value: a literal's value, a :class:`_Named`, or a
     tuple / :class:`_Case` for what is a shape or a case."""
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "param":
         if node.args and node.args[0].keyword is None and len([a for a in node.args if a.keyword is None]) == 1:
             return _value_of(cst, node.args[0].value)
-        return _Case(_code(cst, node))
+        return _Case(code(cst, node))
     if isinstance(node, (cst.Tuple, cst.List, cst.Dict, cst.Set)):
-        return (_Case(_code(cst, node)),)
-    text = _code(cst, node).strip()
+        return (_Case(code(cst, node)),)
+    text = code(cst, node).strip()
     if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString,
                          cst.UnaryOperation)) or (isinstance(node, cst.Name) and node.value in ("True", "False", "None")):
         try:
@@ -261,16 +286,6 @@ def _module_lists(cst: Any, module: Any) -> dict[str, Any]:
     return found
 
 
-@dataclass
-class _Param:
-    index: int  # position among the function's decorators
-    names: list[str]
-    values: Any  # the argvalues expression node, as it will be written
-    decorator: Any = None  # the decorator node (its comments move with the axis)
-    seen: list[Any] | None = None  # the split's view of the values (None: not statically known)
-    written: Any = None  # the argvalues node as written (its comments stay inside the values)
-
-
 def _parametrize_args(cst: Any, dec: Any) -> tuple[Any, Any] | None:
     """(argnames node, argvalues node) of a parametrize call without other keywords."""
     args = dec.decorator.args
@@ -302,116 +317,12 @@ def _unwrap_single(cst: Any, values: Any) -> Any:
     return values.with_changes(elements=elements)
 
 
-def _comments(cst: Any, node: Any, skip: Any) -> list[str]:
-    """The comments inside ``node`` that are not inside ``skip`` (in order)."""
-    out: list[str] = []
-
-    class Finder(cst.CSTVisitor):  # type: ignore[misc]  # libcst is imported lazily, as Any
-        def on_visit(self, n: Any) -> bool:
-            if n is skip:
-                return False
-            if isinstance(n, cst.Comment):
-                out.append(n.value)
-            return True
-
-    node.visit(Finder())
-    return out
-
-
-# -- writing -------------------------------------------------------------------------------------
-def _rows_as_tuples(cst: Any, values: Any) -> Any:
-    """Literal list rows of a grouped axis become tuples (``[[1, 64]]`` -> ``[(1, 64)]``)."""
-    if not isinstance(values, (cst.List, cst.Tuple)):
-        return values
-    elements = []
-    for el in values.elements:
-        v = el.value
-        if isinstance(v, cst.List):
-            inner = list(v.elements)
-            if len(inner) == 1 and inner[0].comma is cst.MaybeSentinel.DEFAULT:
-                inner[0] = inner[0].with_changes(comma=cst.Comma())
-            v = cst.Tuple(elements=inner, lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-        elements.append(el.with_changes(value=v))
-    return values.with_changes(elements=elements)
-
-
-def _decorator_options() -> frozenset[str]:
-    from pairwise_param.decorator import OPTIONS
-
-    return frozenset(o.name for o in OPTIONS)
-
-
-def _pairwise_decorator(cst: Any, params: list[_Param], template: Any, depth: int, name: str) -> Any:
-    """``@pairwise(...)`` over ``params`` (their value expressions moved as written), in
-    decorator order, with ``ids="stacked"``, in the place of ``template`` (so the comments
-    above it stay)."""
-    reserved = _decorator_options()
-    as_mapping = any(len(p.names) > 1 or not p.names[0].isidentifier() or p.names[0] in reserved for p in params)
-    nothing = cst.SimpleWhitespace("")
-    args: list[Any] = []
-    comments: list[Any] = []  # the trailing comment of each arg's decorator (or None)
-    if as_mapping:
-        mapping = cst.Dict(
-            elements=[
-                cst.DictElement(
-                    key=cst.SimpleString(repr(",".join(p.names))),
-                    value=_rows_as_tuples(cst, p.values) if len(p.names) > 1 else p.values,
-                )
-                for p in params
-            ]
-        )
-        args.append(cst.Arg(value=mapping))
-        comments.append(None)
-    else:
-        for p in params:
-            args.append(cst.Arg(keyword=cst.Name(p.names[0]), value=p.values,
-                                equal=cst.AssignEqual(whitespace_before=nothing, whitespace_after=nothing)))
-            comments.append(p.decorator.trailing_whitespace.comment)
-    args.append(cst.Arg(keyword=cst.Name("ids"), value=cst.SimpleString('"stacked"'),
-                        equal=cst.AssignEqual(whitespace_before=nothing, whitespace_after=nothing)))
-    comments.append(None)
-    # comments above the decorators that go away move above @pairwise, in order, then the
-    # comments inside each call that are not in its values, then (mapping form) the
-    # trailing comment of each decorator
-    leading = list(template.leading_lines)
-    for p in params:
-        if p.decorator is not template:
-            leading.extend(p.decorator.leading_lines)
-    for p in params:
-        inner = _comments(cst, p.decorator.decorator, p.written)
-        leading.extend(cst.EmptyLine(comment=cst.Comment(c)) for c in inner)
-        if as_mapping and p.decorator.trailing_whitespace.comment is not None:
-            leading.append(cst.EmptyLine(comment=p.decorator.trailing_whitespace.comment))
-    one_line = f"@{name}(" + ", ".join(_code(cst, a) for a in args) + ")"
-    if "\n" in one_line or 4 * depth + len(one_line) > LINE_LENGTH or any(comments):
-        # one axis a line, as a formatter would write it; the values keep their own lines
-        # and each axis keeps the comment its decorator had
-        def ws(level: int, comment: Any = None) -> Any:
-            first = (
-                cst.TrailingWhitespace(whitespace=cst.SimpleWhitespace("  "), comment=comment)
-                if comment is not None
-                else cst.TrailingWhitespace()
-            )
-            return cst.ParenthesizedWhitespace(
-                first_line=first, indent=False, last_line=cst.SimpleWhitespace(" " * (4 * level))
-            )
-
-        last = len(args) - 1
-        args = [
-            a.with_changes(comma=cst.Comma(whitespace_after=ws(depth if i == last else depth + 1, comments[i])))
-            for i, a in enumerate(args)
-        ]
-        call = cst.Call(func=cst.Name(name), args=args, whitespace_before_args=ws(depth + 1))
-    else:
-        space = cst.SimpleWhitespace(" ")
-        args = [a.with_changes(comma=cst.Comma(whitespace_after=space)) for a in args[:-1]] + args[-1:]
-        call = cst.Call(func=cst.Name(name), args=args)
-    return template.with_changes(decorator=call, leading_lines=leading, trailing_whitespace=cst.TrailingWhitespace())
-
-
 def _make_transformer(cst: Any, result: Conversion, test: str | None, options: set[str] | None,
-                      lists: dict[str, Any], name: str, reorder: bool) -> Any:
+                      lists: dict[str, Any], name: str, reorder: bool, keep_rows: bool = False,
+                      line_length: int = LINE_LENGTH, ranges: CiRanges | None = None) -> Any:
     from pairwise_param.report.whatif import MIN_AXES, axis_kind, choose
+
+    found = ranges if ranges is not None else CiRanges()
 
     class Transformer(cst.CSTTransformer):  # type: ignore[misc]  # libcst is imported lazily, as Any
         def __init__(self) -> None:
@@ -426,11 +337,17 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
             self.classes.pop()
             return updated
 
-        def _param(self, i: int, dec: Any) -> tuple[_Param | None, str, str]:
+        def _param(self, i: int, dec: Any) -> tuple[Axis | None, str, str]:
             """(the decorator as an axis or None, its kind for whatif.choose, why it is not
             converted: '' for a plain shape)."""
             parsed = _parametrize_args(cst, dec)
             if parsed is None:
+                keys = [a.keyword.value for a in dec.decorator.args if a.keyword is not None]
+                first = dec.decorator.args[0].value if dec.decorator.args else None
+                label = _names(cst, first) if first is not None else None
+                if "ids" in keys and label and label[0]:
+                    # named: a list with ids= is the reason a table is left (issue 35)
+                    return None, "ids", f"{','.join(label[0])} has ids= (kept as parametrize: its ids are its own)"
                 return None, "other", ""
             got = _names(cst, parsed[0])
             if not got or not got[0]:
@@ -441,13 +358,16 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
                 values = _unwrap_single(cst, values)
                 if values is None:
                     return None, "other", f"{names[0]}: rows not of one value each"
+            if len(names) == 1 and isinstance(values, cst.Name) and values.value in found.full_names:
+                # a get_ci_test_range list: the project declared it reducible, its FULL list is the axis
+                return Axis(i, names, full_value(cst, values, found), dec, None, parsed[1]), "option", ""
             literal = values
             if isinstance(values, cst.Name) and values.value in lists:
                 literal = lists[values.value]
             seen = None
             if isinstance(literal, (cst.List, cst.Tuple)):
                 seen = [_value_of(cst, el.value) for el in literal.elements]
-            p = _Param(i, names, values, dec, seen, parsed[1])
+            p = Axis(i, names, values, dec, seen, parsed[1])
             single = len(names) == 1 and seen is not None and len(seen) == 1
             if options is not None:
                 if all(n in options for n in names):
@@ -460,6 +380,54 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
                 return p, kind, ""
             return None, kind, (f"{names[0]} unsure ({why})" if kind == "uncertain" else "")
 
+        def _helper(self, updated: Any, at: int, test_name: str) -> Any:
+            """flashinfer's ``@parametrize_product`` -> ``@pairwise(..., ids="product-index")``."""
+            dec = updated.decorators[at]
+            read = read_product(cst, dec, keep_rows)
+            if read.reason:
+                result.skipped[test_name] = read.reason
+                return updated
+            extra = [("include", read.include)] if read.include is not None else []
+            decs = list(updated.decorators)
+            decs[at] = pairwise_decorator(cst, read.axes, dec, len(self.classes), name, ids="product-index",
+                                          extra=extra, moved=read.moved, line_length=line_length)
+            result.converted[test_name] = [",".join(a.names) for a in read.axes]
+            kept = " kept as include= rows" if read.include is not None else " replaced by the generated table"
+            result.notes[test_name] = f"{HELPER}: {read.dropped_rows or 'its rows'}{kept}; ids case-{{index}} kept"
+            result.full_args = [FULL_FLAG]
+            return updated.with_changes(decorators=decs)
+
+        def _product(self, i: int, dec: Any) -> list[Axis] | None:
+            """``parametrize("a,b,c", list(itertools.product(A, B, C)))`` over get_ci_test_range
+            lists: one axis per name, a range's FULL list."""
+            parsed = _parametrize_args(cst, dec)
+            got = _names(cst, parsed[0]) if parsed is not None else None
+            if parsed is None or not got or len(got[0]) < 2:
+                return None
+            args = product_of_ranges(cst, parsed[1], got[0], found)
+            if args is None:
+                return None
+            return [Axis(i, [n], full_value(cst, a, found), dec, None, a) for n, a in zip(got[0], args)]
+
+        def _ranges(self, updated: Any, at: int, test_name: str, axes: list[Axis]) -> Any:
+            """A product of get_ci_test_range lists -> ``@pairwise`` of the FULL lists, ids as
+            the product's (``ids="pytest"``: each value's id, joined in axis order)."""
+            if len(axes) < 3:
+                result.skipped[test_name] = (f"{len(axes)} axes of {CI_RANGE} lists: a pairwise table of two "
+                                             "axes is their full product (more items than the CI lists); left")
+                return updated
+            decs = list(updated.decorators)
+            decs[at] = pairwise_decorator(cst, axes, decs[at], len(self.classes), name, ids="pytest",
+                                          moved=[], line_length=line_length)
+            mark_used(cst, axes, found)
+            result.converted[test_name] = [a.names[0] for a in axes]
+            named = [a.names[0] for a in axes if isinstance(a.written, cst.Name) and a.written.value in lists
+                     and any(isinstance(el.value, cst.Attribute) for el in lists[a.written.value].elements)]
+            result.notes[test_name] = f"{CI_RANGE}: the FULL lists, pairwise; ids as the product's" + (
+                f" except {', '.join(named)}: pytest ids a dotted value (torch.float16) of one mark by its ROW "
+                "(dtype10), @pairwise by its position in the axis (dtype0)" if named else "")
+            return updated.with_changes(decorators=decs)
+
         def leave_FunctionDef(self, original: Any, updated: Any) -> Any:
             test_name = "::".join([*self.classes, updated.name.value])
             if not updated.name.value.startswith("test"):
@@ -467,7 +435,14 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
             if test is not None and test not in (test_name, updated.name.value):
                 return updated
             self.seen_test = True
-            marks: list[tuple[_Param | None, str, str]] = []
+            helper = next((i for i, dec in enumerate(updated.decorators) if is_helper(cst, dec)), None)
+            if helper is not None:
+                return self._helper(updated, helper, test_name)
+            for i, dec in enumerate(updated.decorators):
+                product = self._product(i, dec) if _is_parametrize(cst, dec) else None
+                if product is not None:
+                    return self._ranges(updated, i, test_name, product)
+            marks: list[tuple[Axis | None, str, str]] = []
             for i, dec in enumerate(updated.decorators):
                 if _is_parametrize(cst, dec):
                     marks.append(self._param(i, dec))
@@ -477,17 +452,25 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
             params = [p for p, _, _ in marks if p is not None and ",".join(p.names) in chosen]
             n_options = sum(k == "option" for p, k, _ in marks if p is not None and ",".join(p.names) in chosen)
             above = [p for p, k, _ in marks if k == "option" and p is not None and ",".join(p.names) not in chosen]
-            unsure = [why for p, _, why in marks if p is None and why]
             need = 2 if options is not None else MIN_AXES
             kept = (f"{', '.join(','.join(p.names) for p in above)} kept as parametrize: a shape parametrize "
                     "below (--reorder converts them; the node ids then change)") if above else ""
+            with_ids = [why for p, k, why in marks if p is None and k == "ids"]
+            unsure = [why for p, k, why in marks if p is None and why and k != "ids"]
             if n_options < need:
                 why = f"{n_options} option axes (needs {need})"
                 if kept:
                     why += "; " + kept
+                if with_ids:
+                    why += "; " + "; ".join(with_ids)
                 if unsure:
                     why += f"; {'; '.join(unsure)}: pass --options to convert them"
                 result.skipped[test_name] = why
+                return updated
+            if options is not None and len(params) == 2 and all(len(p.names) == 1 for p in params):
+                result.skipped[test_name] = (
+                    f"--options {','.join(','.join(p.names) for p in params)}: a pairwise table of two axes is "
+                    "their full product, so converting changes nothing; left as it is")
                 return updated
             for p in params:
                 if p.seen is not None and len(p.names) == 1:
@@ -503,10 +486,12 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
             new_decs = []
             for i, dec in enumerate(updated.decorators):
                 if i == first:
-                    new_decs.append(_pairwise_decorator(cst, params, dec, len(self.classes), name))
+                    new_decs.append(pairwise_decorator(cst, params, dec, len(self.classes), name,
+                                                          line_length=line_length))
                 elif i not in drop:
                     new_decs.append(dec)
             result.converted[test_name] = [",".join(p.names) for p in params]
+            mark_used(cst, params, found)
             singles = [",".join(p.names) for p, k, _ in marks if p is not None and k == "single" and any(p is q for q in params)]
             if singles:
                 result.riding[test_name] = singles
@@ -517,68 +502,3 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
             return updated.with_changes(decorators=new_decs)
 
     return Transformer()
-
-
-def _pairwise_name(cst: Any, module: Any) -> tuple[str, bool]:
-    """(the name ``@pairwise`` is written with, whether the module imports it already):
-    ``pairwise`` (or the module's own alias of ``pairwise_param.pairwise``); where
-    ``pairwise`` is bound to something else anywhere in the module, :data:`ALIAS`."""
-    bound: set[str] = set()
-    mine: str | None = None
-
-    class Finder(cst.CSTVisitor):  # type: ignore[misc]  # libcst is imported lazily, as Any
-        def visit_ImportFrom(self, node: Any) -> None:
-            nonlocal mine
-            if isinstance(node.names, cst.ImportStar):
-                return
-            mod = _code(cst, node.module) if node.module is not None else ""
-            for a in node.names:
-                local = a.evaluated_alias or a.evaluated_name
-                bound.add(local)
-                if mod == "pairwise_param" and a.evaluated_name == "pairwise" and not node.relative:
-                    mine = local
-
-        def visit_Import(self, node: Any) -> None:
-            for a in node.names:
-                bound.add((a.evaluated_alias or a.evaluated_name).split(".")[0])
-
-        def visit_FunctionDef(self, node: Any) -> None:
-            bound.add(node.name.value)
-
-        def visit_ClassDef(self, node: Any) -> None:
-            bound.add(node.name.value)
-
-        def visit_AssignTarget(self, node: Any) -> None:
-            if isinstance(node.target, cst.Name):
-                bound.add(node.target.value)
-
-        def visit_AnnAssign(self, node: Any) -> None:
-            if isinstance(node.target, cst.Name):
-                bound.add(node.target.value)
-
-    module.visit(Finder())
-    if mine is not None:
-        return mine, True
-    name = "pairwise" if "pairwise" not in bound else ALIAS
-    while name != "pairwise" and name in bound:
-        name += "_"
-    return name, False
-
-
-def _add_import(cst: Any, module: Any, name: str) -> Any:
-    alias = "" if name == "pairwise" else f" as {name}"
-    line = cst.parse_statement(f"from pairwise_param import pairwise{alias}{module.default_newline}",
-                               config=module.config_for_parsing)
-    body = list(module.body)
-    last = -1
-    for i, stmt in enumerate(body):
-        if isinstance(stmt, cst.SimpleStatementLine) and any(
-            isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body
-        ):
-            last = i
-        elif i == 0 and isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Expr):
-            continue  # the module docstring
-        elif last >= 0:
-            break
-    body.insert(last + 1, line)
-    return module.with_changes(body=body)

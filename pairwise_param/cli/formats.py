@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pairwise_param.errors import InvalidArgument
@@ -215,8 +215,9 @@ def _check_terminal(res: Any, o: Output) -> str:
         if lv.infeasible:
             inf = lv.infeasible if limit is None else lv.infeasible[:limit]
             lines.append("    infeasible: " + ", ".join(str(c) for c in inf))
-    lines.extend(f"  VIOLATION {v}" for v in res.violations[:20])
-    lines.extend(f"  OUTSIDE MODEL {x}" for x in res.out_of_model[:20])
+    # rows numbered from 1 (the first data row), as the rows file's own errors count them
+    lines.extend(f"  VIOLATION {replace(v, row=v.row + 1)}" for v in res.violations[:20])
+    lines.extend(f"  OUTSIDE MODEL {replace(x, row=x.row + 1)}" for x in res.out_of_model[:20])
     if o.fail_under is not None and below(res, o.fail_under):
         lines.append(f"FAIL: coverage below {o.fail_under:g}%")
     return "\n".join(lines) + "\n"

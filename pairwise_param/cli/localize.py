@@ -224,8 +224,9 @@ def _print(found: Sequence[Any], used: int, budget: int, out: TextIO) -> None:
                 _reproduce(plain, extra, out)
         elif kind == "unconfirmed":
             print(f"{head}\n  unconfirmed{partial}: {g.describe(cands[0])} is the only candidate, but no follow-up "
-                  "row holding it has failed yet; unknown whether it alone is the cause or one of its "
-                  f"combinations with values that never ran ({tried} follow-up case(s); raise --budget)", file=out)
+                  "row holding it with its other values changed has failed yet; unknown whether it alone is the "
+                  "cause or a combination of it with more values (a rotated table exposes such faults) "
+                  f"({tried} follow-up case(s); raise --budget)", file=out)
         else:
             shown = ", ".join(g.describe(c) for c in cands[:5]) + (f" (+{len(cands) - 5} more)" if len(cands) > 5 else "")
             why = "ambiguous" if kind == "ambiguous" else "unexplained (no one combination of <= t values holds in every failing row)"

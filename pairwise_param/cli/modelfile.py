@@ -5,6 +5,7 @@ outside pytest can describe a model without writing Python.  The format (see
 ``docs/cli.md`` for the full reference)::
 
     strength = 2                      # optional, default min(2, number of axes)
+    compile_axes = ["dtype"]          # optional: the axes that select a kernel variant
 
     [axes]                            # ordered: the file's order is the axis order
     dtype = ["fp16", "bf16", "fp32"]
@@ -45,7 +46,8 @@ from pairwise_param.tables.build import engine_options
 
 __all__ = ["ModelSpec", "load_model", "load_toml", "parse_model", "read_text_file"]
 
-_TOP_KEYS = {"axes", "strength", "constraints", "include", "sub_models", "effort", "seed", "name", "description"}
+_TOP_KEYS = {"axes", "strength", "constraints", "include", "sub_models", "compile_axes", "effort", "seed", "name",
+             "description"}
 
 
 @dataclass
@@ -97,11 +99,13 @@ def _plain(exc: BaseException) -> str:
     return text
 
 
-def read_text_file(path: Path, what: str) -> str:
+def read_text_file(path: Path, what: str, *, newline: str | None = None) -> str:
     """The UTF-8 text of a user's file; a missing or unreadable file is an
-    :class:`InvalidArgument` naming it (``what`` says which kind of file)."""
+    :class:`InvalidArgument` naming it (``what`` says which kind of file).
+    ``newline=""`` keeps line endings as they are (a CSV cell may hold a ``\r``)."""
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8", newline=newline) as f:
+            return f.read()
     except UnicodeDecodeError as exc:
         raise InvalidArgument(
             f"{what} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start}); "
@@ -255,8 +259,12 @@ def parse_model(data: Any, *, where: str = "model", strength: int | None = None)
             )
         subs.append((tuple(s["axes"]), s["strength"]))
 
+    compile_axes = data.get("compile_axes", [])
+    if not isinstance(compile_axes, list) or not all(isinstance(n, str) for n in compile_axes):
+        raise InvalidModel(f"'compile_axes' must be a list of axis names, got {compile_axes!r}", where=where)
     t = strength if strength is not None else file_strength  # None: the model's default
-    model = Model(axes, strength=t, constraints=predicates, include=include, sub_models=subs, where=where)
+    model = Model(axes, strength=t, constraints=predicates, include=include, sub_models=subs,
+                  compile_axes=compile_axes, where=where)
     raw_name = data.get("name")
     return ModelSpec(model=model, effort=effort, seed=seed, name=raw_name if isinstance(raw_name, str) else None,
                      constraint_labels=labels)

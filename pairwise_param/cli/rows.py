@@ -2,8 +2,9 @@
 renderers the format registry, :mod:`pairwise_param.cli.formats`, calls), CSV /
 JSON for ``check``.
 
-Cells are written as JSON scalars (``true``, ``2``, ``1.5``, ``null``) except
-strings, which are written as they are, so a CSV written by ``generate`` reads
+Cells are written as JSON scalars (``true``, ``2``, ``1.5``, ``-0.0``, ``null``,
+``NaN``) except strings, which are written as they are
+(:func:`pairwise_param.values.cell_text`), so a CSV written by ``generate`` reads
 back in ``check`` unchanged.  One exception keeps that round trip exact: a
 string whose text is another value's spelling in the same column (``"true"``
 beside ``True``, ``"1"`` beside ``1``), or that itself looks JSON-quoted, is
@@ -12,7 +13,11 @@ rule both directions use.  When reading a CSV, each cell is matched against
 the values the model has for that column (first by the spelling the writer
 uses, then by JSON spelling, Python spelling or label); a cell that matches
 none is passed on as text and reported by the coverage check as a value
-outside the model.
+outside the model.  JSON rows keep non-finite floats as numbers (``NaN``,
+``Infinity``: Python's :mod:`json` spelling, which it reads back), and every
+cell read is replaced by the model's own value when it is that value
+(:func:`pairwise_param.values.same_value`: NaN is NaN, ``-0.0`` is not ``0.0``),
+so a value written is a value read, exactly.
 """
 
 from __future__ import annotations
@@ -28,17 +33,9 @@ from pairwise_param.cli.modelfile import read_text_file
 from pairwise_param.errors import InvalidArgument
 from pairwise_param.model import Model
 from pairwise_param.tables.covering import CoveringArray
-from pairwise_param.values import json_value, value_label
+from pairwise_param.values import cell_text, json_value, same_value, value_label
 
 __all__ = ["read_rows", "rows_csv", "rows_json", "rows_markdown"]
-
-
-def cell_text(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if value is None or isinstance(value, (bool, int, float)):
-        return json.dumps(value)
-    return value_label(value)
 
 
 def _quoted(text: str) -> bool:
@@ -57,13 +54,9 @@ def column_texts(pool: list[Any]) -> list[str]:
     ]
 
 
-def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and bool(a == b)
-
-
 def _text_of(value: Any, pool: list[Any], texts: list[str]) -> str:
     for v, t in zip(pool, texts):
-        if _same(v, value):
+        if same_value(v, value):
             return t
     return cell_text(value)
 
@@ -75,9 +68,14 @@ def rows_csv(array: CoveringArray) -> str:
     texts = {n: column_texts(pools[n]) for n in names}
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(names)
+    # the csv module quotes a "\n" but not a lone "\r" (not in the line terminator), which a
+    # reader then takes for a line end: such a row is written with every cell quoted (quotes
+    # are transparent to a CSV reader: `"2"` reads as `2`)
+    quoted = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    (quoted if any("\r" in n for n in names) else w).writerow(names)
     for row in array:
-        w.writerow([_text_of(row[n], pools[n], texts[n]) for n in names])
+        cells = [_text_of(row[n], pools[n], texts[n]) for n in names]
+        (quoted if any("\r" in c for c in cells) else w).writerow(cells)
     return buf.getvalue()
 
 
@@ -98,7 +96,7 @@ def rows_json(array: CoveringArray, *, effort: Any = 0, seed: int = 0) -> str:
         "schema": "pairwise-param/rows",
         "schema_version": 1,
         "model": {
-            "axes": {a.name: [json_value(v) for v in a.values] for a in model.axes},
+            "axes": {a.name: [json_value(v, exact=True) for v in a.values] for a in model.axes},
             "strength": model.strength,
             "constraints": [c.label for c in model.constraints],
         },
@@ -107,8 +105,8 @@ def rows_json(array: CoveringArray, *, effort: Any = 0, seed: int = 0) -> str:
         "seed": seed,
         "fingerprint": array.fingerprint,
         "argnames": names,
-        "rows": [{n: json_value(row[n]) for n in names} for row in array],
-        "infeasible": [{k: json_value(v) for k, v in d.items()} for d in array.infeasible],
+        "rows": [{n: json_value(row[n], exact=True) for n in names} for row in array],
+        "infeasible": [{k: json_value(v, exact=True) for k, v in d.items()} for d in array.infeasible],
     }
     return json.dumps(doc, indent=2) + "\n"
 
@@ -122,7 +120,7 @@ def _candidates(model: Model) -> dict[str, list[Any]]:
             for j, n in enumerate(axis.names):
                 seen: list[Any] = []
                 for v in axis.values:
-                    if not any(_same(v[j], s) for s in seen):
+                    if not any(same_value(v[j], s) for s in seen):
                         seen.append(v[j])
                 out[n] = seen
         else:
@@ -156,12 +154,21 @@ def _tuplify(value: Any) -> Any:
     return value
 
 
+def _own(value: Any, pool: list[Any] | None) -> Any:
+    """The model's own value when ``value`` is it (a NaN read back is another
+    float object: the model's indexes find only its own), else ``value``."""
+    for v in pool or ():
+        if same_value(v, value):
+            return v
+    return value
+
+
 def read_rows(path: str | Path, model: Model) -> list[Any]:
     """Rows from a ``.csv`` or ``.json`` file (by suffix; other suffixes: JSON
     if it parses, else CSV), as mappings / sequences :func:`measure` accepts."""
     p = Path(path)
     where = str(p)
-    text = read_text_file(p, "rows file")
+    text = read_text_file(p, "rows file", newline="")
     suffix = p.suffix.lower()
     data: Any = None
     if suffix != ".csv":
@@ -180,13 +187,14 @@ def read_rows(path: str | Path, model: Model) -> list[Any]:
                 'JSON rows must be a list of objects (argument -> value) or {"rows": [...]}', where=where
             )
         rows: list[Any] = []
+        pools = _candidates(model)
         for i, r in enumerate(data):
             if isinstance(r, Mapping):
-                rows.append({str(k): _tuplify(v) for k, v in r.items()})
+                rows.append({str(k): _own(_tuplify(v), pools.get(str(k))) for k, v in r.items()})
             elif isinstance(r, list):
                 rows.append(tuple(_tuplify(v) for v in r))
             else:
-                raise InvalidArgument(f"row {i} is {r!r}: rows are objects or lists", where=where)
+                raise InvalidArgument(f"row {i + 1} is {r!r}: rows are objects or lists", where=where)
         return rows
     reader = csv.reader(io.StringIO(text))
     try:
@@ -203,11 +211,14 @@ def read_rows(path: str | Path, model: Model) -> list[Any]:
             where=where,
         )
     texts = {h: column_texts(pools[h]) for h in header}
-    out = []
-    for lineno, rec in enumerate(reader, start=2):
-        if not rec or all(not c.strip() for c in rec):
-            continue
+    out: list[Any] = []
+    for rec in reader:
+        if not rec or (len(rec) == 1 < len(header) and not rec[0].strip()):
+            continue  # a blank line (a row of empty strings is written as `""` or `,`)
         if len(rec) != len(header):
-            raise InvalidArgument(f"line {lineno} has {len(rec)} cells, the header {len(header)}", where=where)
+            raise InvalidArgument(
+                f"row {len(out) + 1} (line {reader.line_num}) has {len(rec)} cells, the header {len(header)}",
+                where=where,
+            )
         out.append({h: _match(c, pools[h], texts[h]) for h, c in zip(header, rec)})
     return out

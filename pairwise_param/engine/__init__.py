@@ -129,7 +129,8 @@ def generate(
 ) -> Generated:
     """Build a covering array for ``model``.
 
-    Infeasible tuples are computed first (exactly), then the algebraic
+    A model with compile axes gets the table with the fewest kernel variants
+    (:mod:`.variants`).  Otherwise infeasible tuples are computed first (exactly), then the algebraic
     shortcuts (unconstrained models without include rows) and the greedy
     constructions run; the smallest valid result wins and, with ``effort`` > 0,
     the improver shrinks it further.
@@ -137,4 +138,20 @@ def generate(
     from pairwise_param.engine.pipeline import run
 
     feas = feasibility if feasibility is not None else Feasibility(model.sizes, model.exclusions)
+    if model.compile_axes:
+        return _compile_aware(model, options, feas)
     return run(model, options, feas)
+
+
+def _compile_aware(model: IndexModel, options: EngineOptions, feas: Feasibility) -> Generated:
+    """The table with the fewest variants (:mod:`.variants`), verified against the
+    unrestricted model like every candidate."""
+    from pairwise_param.engine.requirements import requirements
+    from pairwise_param.engine.variants import compile_aware
+    from pairwise_param.engine.verify import valid
+
+    req = requirements(model, feas)
+    generated, _ = compile_aware(model, options, feas, frozenset(req.infeasible()))
+    if not valid(req, feas, generated.rows):  # pragma: no cover - would be an engine bug
+        raise AssertionError("pairwise_param engine: a compile-aware table left a coverable tuple uncovered")
+    return generated

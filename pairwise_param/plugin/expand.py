@@ -10,8 +10,10 @@ fixture), so pytest's terse errors are pre-empted by ours, naming the test.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
-from collections.abc import Mapping
+import warnings
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -19,7 +21,7 @@ import pytest
 
 from pairwise_param.contract import INVALID_MARK, ROW_MARK_FLAG
 from pairwise_param.decorator import PairwiseSpec
-from pairwise_param.errors import AxisCollision, EmptyAxis, InvalidArgument
+from pairwise_param.errors import AxisCollision, EmptyAxis, InvalidArgument, PairwiseWarning
 from pairwise_param.model import Model
 from pairwise_param.plugin import modes
 from pairwise_param.plugin.absent import model_for, split_infeasible
@@ -391,6 +393,35 @@ def expand(
     empty = _empty_plan(specs, settings, nodeid)
     if empty is not None:
         return empty, [], [name for spec in specs for name in _empty_axes(spec)]
+    with _warnings_at_the_test(metafunc):
+        return _expand(metafunc, specs, nodeid, settings, tables, extra, rows_for)
+
+
+@contextlib.contextmanager
+def _warnings_at_the_test(metafunc: pytest.Metafunc) -> Iterator[None]:
+    """A :class:`PairwiseWarning` raised while a test's tables are built (a constraint
+    that never holds, ...) is reported at the test's own line, where the user can act on
+    it, not at the library line that raised it (warnings are grouped by location)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PairwiseWarning)
+        yield
+    code = getattr(inspect.unwrap(metafunc.function), "__code__", None)
+    for w in caught:
+        if issubclass(w.category, PairwiseWarning) and code is not None:
+            warnings.warn_explicit(w.message, w.category, code.co_filename, code.co_firstlineno)
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+
+
+def _expand(
+    metafunc: pytest.Metafunc,
+    specs: list[PairwiseSpec],
+    nodeid: str,
+    settings: modes.Settings,
+    tables: TableCache,
+    extra: dict[str, list[dict[str, Any]]] | None,
+    rows_for: Any,
+) -> tuple[list[Plan], list[Record], list[str]]:
     plans: list[Plan] = []
     records: list[Record] = []
     row_mark = _driven_by_hypothesis(metafunc)
@@ -405,7 +436,7 @@ def expand(
             model, original, absent = model_for(spec, nodeid, strength, mode)
             table = tables.get(model, mode, spec.effort, spec.seed)
             if rows_for is not None:
-                table = rows_for.table_for(nodeid, index, model, table)
+                table = rows_for.table_for(nodeid, index, model, table, mode=mode, key=original)
             shapes: list[set[str]] = []
             if asked:
                 table, shapes = _follow_up(model, table, asked)

@@ -237,14 +237,40 @@ def _rows_for(config: pytest.Config, state: _State) -> None:
     path = Path(named) if named else default_history_path(getattr(config, "cache", None))
     if path is not None and not path.is_absolute():
         path = Path(str(config.invocation_params.dir)) / path
-    rerun = any(config.getoption(name, False) for name in ("lf", "failedfirst", "stepwise"))
-    state.rows_for = rotation = Rotation.open(path, rerun)
-    if rotation.problem and getattr(config, "workerinput", None) is None:
+    import os
+
+    from pairwise_param.plugin.rotation import build_id
+
+    sharded = any((config.getoption(name, None) or 0) > 1 for name in ("num_shards", "splits"))
+    state.rows_for = rotation = Rotation.open(path, _rerun(config), build_id(os.environ, sharded))
+    if rotation.problem and not rotation.missing and getattr(config, "workerinput", None) is None:
         from pairwise_param.errors import PairwiseWarning
 
-        config.issue_config_time_warning(
-            PairwiseWarning(f"--pairwise-rotate: {rotation.problem}; this run uses the fixed tables"), stacklevel=2
-        )
+        why = rotation.problem + (
+            "; this run uses the fixed tables and writes a fresh history" if rotation.path else "")
+        try:
+            config.issue_config_time_warning(PairwiseWarning(f"--pairwise-rotate: {why}"), stacklevel=2)
+        except PairwiseWarning as exc:  # -W error / filterwarnings = error
+            raise pytest.UsageError(f"pairwise-param: {exc} (a warning, made an error by -W error)") from None
+
+
+def _rerun(config: pytest.Config) -> frozenset[str]:
+    """--lf / --ff / --sw: the tests (node ids without ``[...]``) with a failure in
+    pytest's cache to rerun; their tables run the last run's rows again.  Without a
+    failure to rerun (or without those options) every table rotates as usual, so the
+    options in ``addopts`` do not stop rotation."""
+    if not any(config.getoption(name, False) for name in ("lf", "failedfirst", "stepwise")):
+        return frozenset()
+    cache = getattr(config, "cache", None)
+    if cache is None:
+        return frozenset()
+    failed: list[str] = []
+    if config.getoption("lf", False) or config.getoption("failedfirst", False):
+        failed += [str(k) for k in (cache.get("cache/lastfailed", {}) or {})]
+    if config.getoption("stepwise", False):
+        last = cache.get("cache/stepwise", None)
+        failed += [last] if isinstance(last, str) else [str(k) for k in (last or {}).values() if isinstance(k, str)]
+    return frozenset(nodeid.split("[", 1)[0] for nodeid in failed)
 
 
 @pytest.fixture(name=PLUGIN_FIXTURE)
@@ -315,12 +341,13 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize(argnames, params, indirect=indirect)
 
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks, and before a splitter chooses
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The @pairwise items collected before a splitter (pytest-shard, pytest-split: they
     choose later) took this shard's part: a merge of the shards counts what never ran.
     With ``--pairwise-extra-rows``: keep only the follow-up rows, each for the
-    shapes asked (the rest is deselected, as ``-k`` would)."""
+    shapes asked (the rest is deselected, as ``-k`` would).  A table with compile axes
+    runs variant by variant (:mod:`pairwise_param.plugin.variants`)."""
     state = config.stash.get(_STATE, None)
     if state is None:
         return
@@ -328,14 +355,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         from pairwise_param.plugin.summary import test_base
 
         state.collected = sum(1 for item in items if test_base(item) in state.records)
-    if state.extra is None:
-        return
-    from pairwise_param.plugin.followup import select
+    if state.extra is not None:
+        from pairwise_param.plugin.followup import select
 
-    keep, drop = select(items, state.records)
-    if drop:
-        config.hook.pytest_deselected(items=drop)
-        items[:] = keep
+        keep, drop = select(items, state.records)
+        if drop:
+            config.hook.pytest_deselected(items=drop)
+            items[:] = keep
+    if state.records:
+        from pairwise_param.plugin import variants
+
+        if variants.compile_aware(state.records):
+            items[:] = variants.group_items(items, state.records, config.pluginmanager.hasplugin("xdist"))
 
 
 # -- per-row data for CI tools ---------------------------------------------------------
@@ -361,9 +392,13 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 # -- reporting ---------------------------------------------------------------------
 def _summarize(items: list[pytest.Item], state: _State) -> dict[str, Any]:
+    from pairwise_param.plugin import variants
     from pairwise_param.plugin.summary import summarize
 
-    return summarize(items, state.records, state.tables)
+    summary = summarize(items, state.records, state.tables)
+    if variants.compile_aware(state.records):
+        summary["variants"] = sum(variants.variant_counts(items, state.records).values())
+    return summary
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -411,8 +446,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             workeroutput[_WORKER_KEY] = state.summary
         if state.run is not None and (state.run.tracked or state.run.empty):
             workeroutput[_RUN_KEY] = state.run.export()
-        if getattr(state.rows_for, "coverable", None):
-            workeroutput[_ROTATION_KEY] = state.rows_for.coverable
+        if hasattr(state.rows_for, "export"):
+            workeroutput[_ROTATION_KEY] = state.rows_for.export()
         return
     if state.run is not None and state.shard is None:
         state.shard = _shard(session.config, state.settings.shard, usage=False)
@@ -420,26 +455,39 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             state.run.payloads or state.run.empty or state.shard is not None):  # a shard writes even when empty
         state.run.shard = state.shard
         state.results = state.run.finish(session.config, int(exitstatus))
-        _record_history(session.config, state)
+        if _record_history(session.config, state) and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
         if state.run.raised and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED  # -W error::...PairwiseWarning asked for it
 
 
-def _record_history(config: pytest.Config, state: _State) -> None:
+def _record_history(config: pytest.Config, state: _State) -> bool:
     """``--pairwise-rotate``: add this run's tables to the history (controller only;
-    not for a --lf / replay / follow-up run)."""
+    not for a replay / follow-up run, nor the tables --lf ran again).  True when the
+    history could not be written and -W error makes that a failure (the terminal
+    summary says why either way)."""
     rotation = state.rows_for
     if rotation is None or not hasattr(rotation, "record") or state.extra is not None or not state.results:
-        return
+        return False
     from pairwise_param.runs.document import table_to_json
 
-    problem = rotation.record([table_to_json(t) for t in state.results])
-    if problem:
+    try:
+        note = rotation.record([table_to_json(t) for t in state.results])
+    except OSError as exc:
+        note = f"cannot write the history file {rotation.path}: {exc}; this run is not in the history"
+        rotation.notes.append(note)
         import warnings
 
         from pairwise_param.errors import PairwiseWarning
 
-        warnings.warn(PairwiseWarning(f"--pairwise-rotate: {problem}"), stacklevel=1)
+        try:
+            warnings.warn(PairwiseWarning(f"--pairwise-rotate: {note}"), stacklevel=1)
+        except PairwiseWarning:  # -W error: the run fails, the summary says why
+            return True
+        return False
+    if note:
+        rotation.notes.append(note)
+    return False
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -450,9 +498,9 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
     summary = output.get(_WORKER_KEY)
     if state is not None and summary is not None and state.summary is None:
         state.summary = summary
-    coverable = output.get(_ROTATION_KEY)
-    if state is not None and coverable and getattr(state.rows_for, "coverable", None) is not None:
-        state.rows_for.coverable.update(coverable)
+    rotation = output.get(_ROTATION_KEY)
+    if state is not None and rotation and hasattr(state.rows_for, "merge"):
+        state.rows_for.merge(rotation)
     part = output.get(_RUN_KEY)
     if state is not None and part is not None:
         if state.run is None:
@@ -478,6 +526,13 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         tr.write_sep("-", "pairwise-param: empty tables (an axis without values: none of the table ran)", yellow=True)
         for entry in holes:
             tr.write_line(empty_line(str(entry["test"]), entry["axes"]), yellow=True)
+    rotation = state.rows_for
+    if getattr(rotation, "notes", None) is not None:
+        lines = list(rotation.notes)
+        if rotation.missing and not config.getoption("collectonly", False):
+            lines.insert(0, f"no history at {rotation.path} yet: this run used the fixed tables and starts it")
+        for text in lines:
+            tr.write_line(f"pairwise-param: rotation: {text}", yellow=True)
     if not state.summary or not state.summary["items"]:
         return
     summary = state.summary

@@ -264,6 +264,7 @@ _ID_MEANINGS = {
     "readable": "dtype=bfloat16-padded=True",
     "pytest": "the ids parametrize gives each axis: bfloat16-True, dtype0",
     "stacked": "the node ids of the stacked parametrize decorators a test was converted from",
+    "product-index": "case-{index in the full product}: flashinfer's parametrize_product ids",
 }
 
 #: Every run-time option, declared once (the module docstring lists them).

@@ -24,7 +24,8 @@ No pytest import at module level: the hooks hand in what they read.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ from pairwise_param.errors import InvalidArgument
 from pairwise_param.model import Model
 from pairwise_param.tables.build import Table
 
-__all__ = ["Replay", "Rotation", "default_history_path", "read_replay"]
+__all__ = ["Replay", "Rotation", "Seen", "build_id", "default_history_path", "read_replay"]
 
 
 def default_history_path(cache: Any) -> Path | None:
@@ -47,60 +48,162 @@ def default_history_path(cache: Any) -> Path | None:
         return None
 
 
+@dataclass
+class Seen:
+    """What this run made of one table (sent from xdist workers to the controller):
+    the fingerprint its history is keyed on (the model with every value, so a value
+    skipped at collection on one runner does not start the history over), the
+    feasible tuples at t, t+1, t+2 (the 100% of the history report; 0: too many to
+    count), and whether it ran the last run's rows again (--lf/--ff/--sw: not recorded)."""
+
+    fingerprint: str
+    coverable: list[int]
+    reran: bool = False
+
+    def export(self) -> dict[str, Any]:
+        return {"fingerprint": self.fingerprint, "coverable": list(self.coverable), "reran": self.reran}
+
+
 class Rotation:
     """The session's rotation: the history read at configure, and its file."""
 
-    def __init__(self, path: Path | None, history: Any, problem: str, rerun: bool) -> None:
+    def __init__(self, path: Path | None, history: Any, problem: str, rerun: frozenset[str] = frozenset(),
+                 build: str = "") -> None:
         self.path = path
+        #: the CI build this run is a shard of ("": not a shard): every shard of a build
+        #: rotates against the runs before the build, so all run one table, and their
+        #: rows join one run of the history (:func:`build_id`)
+        self.build = build
         self.history = history  # pairwise_param.runs.history.History, or None
         self.problem = problem  # why the history cannot be used ("" when it can)
-        self.rerun = rerun  # --lf / --ff / --sw: the last run's rotation, not a new one
+        #: --lf / --ff / --sw: the tests with a failure to rerun (their tables run the
+        #: last run's rows again, exactly); every other table rotates as usual
+        self.rerun = rerun
         self.rotated = 0  # tables rotated in this process
-        #: "test", table index -> feasible tuples at t, t+1, t+2 (the 100% of the
-        #: history report); the workers send theirs to the controller
-        self.coverable: dict[str, list[int]] = {}
+        #: "index:test" -> :class:`Seen`; the workers send theirs to the controller
+        self.seen: dict[str, Seen] = {}
+        #: what the summary says about tables that were not rotated ("test: why")
+        self.notes: list[str] = []
 
     @classmethod
-    def open(cls, path: Path | None, rerun: bool) -> Rotation:
+    def open(cls, path: Path | None, rerun: frozenset[str] = frozenset(), build: str = "") -> Rotation:
         from pairwise_param.runs.history import History, read
 
         if path is None:
-            return cls(None, None, "no history file: pytest's cache is off; give --pairwise-history=PATH", rerun)
+            return cls(None, None, "no history file: pytest's cache is off; give --pairwise-history=PATH", rerun,
+                       build)
         history, problem = read(path)
-        if history is None and problem.startswith("no history file"):
-            return cls(path, History(), problem, rerun)
-        return cls(path, history, problem, rerun)
+        if history is None:
+            return cls(path, History(), problem, rerun, build)  # missing or corrupt: fixed tables, a fresh history
+        return cls(path, history, problem, rerun, build)
 
-    def table_for(self, test: str, index: int, model: Model, fixed: Table) -> Table:
-        """The rows this run of the table runs: rotated against its history, or the
-        fixed table (no history yet, or an unusable one)."""
-        if self.history is None:
-            return fixed
-        from pairwise_param.tables.rotate import feasible_tuples
+    @property
+    def missing(self) -> bool:
+        """The first run of this history (no file yet): a normal state, said in the summary."""
+        return self.problem.startswith("no history file at")
 
+    def export(self) -> dict[str, Any]:
+        return {"seen": {k: v.export() for k, v in self.seen.items()}, "notes": list(self.notes)}
+
+    def merge(self, part: dict[str, Any]) -> None:
+        """A worker's :meth:`export` (every worker collects alike: first one wins)."""
+        for key, doc in part.get("seen", {}).items():
+            self.seen.setdefault(key, Seen(str(doc["fingerprint"]), [int(x) for x in doc["coverable"]],
+                                           bool(doc["reran"])))
+        for note in part.get("notes", []):
+            if note not in self.notes:
+                self.notes.append(note)
+
+    def table_for(self, test: str, index: int, model: Model, fixed: Table, *, mode: str = "cover",
+                  key: Model | None = None) -> Table:
+        """The rows this run of the table runs: rotated against its history, the last
+        run's rows again (a test with a failure to rerun), or the fixed table (full
+        mode, no history yet, a history that does not fit, a model too large)."""
+        from pairwise_param.tables.build import exhaustive
+
+        if exhaustive(mode) or self.history is None:
+            return fixed  # full mode is the full product, always
+        from pairwise_param.tables.rotate import Budget, feasible_tuples
+
+        fingerprint = (key or model).fingerprint()
+        budget = Budget.of(model)
         t = model.strength
-        self.coverable[f"{index}:{test}"] = [feasible_tuples(model, s) for s in (t, t + 1, t + 2)]
-        runs = self.history.runs_for(test, index, model.fingerprint())
-        if self.rerun:
-            runs = runs[:-1]
+        seen = self.seen[f"{index}:{test}"] = Seen(
+            fingerprint, [feasible_tuples(model, s) if budget.countable(s) else 0 for s in (t, t + 1, t + 2)])
+        if not budget.rotatable:
+            self._note(f"{test}: not rotated ({budget.why}); this run uses the fixed table")
+            return fixed
+        entry = self.history.tables.get((test, index))
+        if entry is None or entry.fingerprint != fingerprint:
+            return fixed
+        if not entry.fits(model.sizes):
+            self._note(f"{test}: its history does not fit the model (sizes {list(entry.sizes)}, the model's "
+                       f"{list(model.sizes)}); this run uses the fixed table and starts the history over")
+            return fixed
+        if test in self.rerun and entry.last:
+            seen.reran = True
+            return replace(fixed, rows=tuple(entry.last))
+        runs = entry.runs_before(self.build)
         if not runs:
             return fixed
+        self.rotated += 1
+        if model.compile_axes:  # no more kernel variants than the fixed table compiles
+            from pairwise_param.tables.rotate_variants import rotate_compile_aware
+
+            return rotate_compile_aware(model, fixed, runs)
         from pairwise_param.tables.rotate import rotate
 
-        self.rotated += 1
         return rotate(model, fixed, runs).table
 
-    def record(self, run_tables: list[dict[str, Any]]) -> str:
-        """Add this run's tables to the history file; "" or why it was not written."""
-        if self.path is None or self.history is None or self.rerun:
-            return ""
-        from pairwise_param.runs.history import write
+    def _note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
 
-        try:
-            write(self.path, self.history.recorded(run_tables, coverable=self.coverable))
-        except OSError as exc:
-            return f"cannot write the history file {self.path}: {exc}"
+    def record(self, run_tables: list[dict[str, Any]]) -> str:
+        """Add this run's tables to the history file (merged into the file as it is now,
+        under a lock); "" or a note (a corrupt file kept aside); ``OSError`` when it
+        cannot be written."""
+        if self.path is None:
+            return ""
+        from pairwise_param.runs.history import update
+
+        docs, coverable = [], {}
+        for doc in run_tables:
+            key = f"{int(doc.get('table', 0))}:{doc['test']}"
+            seen = self.seen.get(key)
+            if seen is None:
+                continue  # not a table of ours (invalid values, replayed, full mode)
+            if seen.reran:
+                continue  # --lf ran the last run's rows again: no new run
+            docs.append({**doc, "fingerprint": seen.fingerprint})
+            if any(seen.coverable):
+                coverable[key] = seen.coverable
+        if not docs:
+            return ""
+        return update(self.path, lambda history: history.recorded(docs, coverable=coverable, build=self.build))
+
+
+#: where a CI build's id is read from, in order (the first one set wins)
+BUILD_VARIABLES = ("PAIRWISE_BUILD", "BUILDKITE_BUILD_ID", "GITHUB_RUN_ID", "CI_PIPELINE_ID", "CIRCLE_WORKFLOW_ID")
+
+
+def build_id(env: Mapping[str, str], sharded: bool) -> str:
+    """The build a run belongs to, for rotation across shards: ``PAIRWISE_BUILD``
+    always; the CI's own build variables only when the run is a shard
+    (``sharded``: pytest-shard's ``--num-shards`` or pytest-split's ``--splits``
+    above 1), so that successive runs of one CI job still rotate.  GitHub's run id
+    takes its attempt (a re-run is a new build)."""
+    if env.get("PAIRWISE_BUILD", "").strip():
+        return env["PAIRWISE_BUILD"].strip()
+    if not sharded:
         return ""
+    for name in BUILD_VARIABLES[1:]:
+        value = env.get(name, "").strip()
+        if value:
+            if name == "GITHUB_RUN_ID":
+                value += "." + env.get("GITHUB_RUN_ATTEMPT", "1")
+            return f"{name}={value}"
+    return ""
 
 
 class Replay:
@@ -110,7 +213,8 @@ class Replay:
         self.source = source
         self.tables = tables
 
-    def table_for(self, test: str, index: int, model: Model, fixed: Table) -> Table:
+    def table_for(self, test: str, index: int, model: Model, fixed: Table, *, mode: str = "cover",
+                  key: Model | None = None) -> Table:
         entry = self.tables.get((test, index))
         if entry is None:
             return fixed

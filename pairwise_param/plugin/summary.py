@@ -148,7 +148,9 @@ def summary_line(summary: dict[str, Any], why: str = "") -> str:
         f"; + {n_invalid} invalid-value item{'s' if n_invalid != 1 else ''} (one invalid value each)"
         if n_invalid else ""
     )
+    n_variants = summary.get("variants")
+    compiled = "" if n_variants is None else f", {n_variants} variant{'s' if n_variants != 1 else ''} (compile_axes)"
     return (
         f"pairwise-param: {items} item{'s' if items != 1 else ''} from {tables} table{'s' if tables != 1 else ''} "
-        f"stand for {stand} full-product items ({fewer} fewer), {t}{mode}{negative}"
+        f"stand for {stand} full-product items ({fewer} fewer), {t}{mode}{compiled}{negative}"
     )

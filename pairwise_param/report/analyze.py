@@ -34,6 +34,10 @@ Which axes form an option table (the rule, also in ``docs/cli.md``):
    product multiplies by the most variants of them one option row has, not by
    all their values (``dtype,bias`` -> 4 rows, each with its ``atol``: FULL 4).
 
+4. In-house helpers (:mod:`pairwise_param.report.helpers`): the axes of flashinfer's
+   ``parametrize_product`` or of SGLang's ``get_ci_test_range`` lists form one option
+   table whose FULL is the product they stand for (not the rows they run).
+
 Names that no mark explains (fixture ``params``, other
 ``pytest_generate_tests`` hooks) are counted axes sized by the distinct values
 collected.  Full product of a test = product of its tables' full products and
@@ -53,12 +57,14 @@ from pairwise_param.errors import PairwiseError
 from pairwise_param.model import Model
 from pairwise_param.report.classify import all_ints, classify, duplicate_rows, key_column
 from pairwise_param.report.collect import AuditMark, CollectedItem, Collection, CollectionError, MarkInfo
+from pairwise_param.report.helpers import HelperTable
 from pairwise_param.report.types import (
     AxisReport,
     StrengthCoverage,
     SuiteReport,
     TableReport,
     TestReport,
+    Variants,
 )
 from pairwise_param.tables.product import Count, feasible_count
 from pairwise_param.values import hashable, value_key, value_label
@@ -356,8 +362,31 @@ def _pairwise_tables(layout: _Layout, g: _Group, specs: Sequence[Any], strengths
         table = TableReport(
             "pairwise", model.names, model.sizes, count.value, len(rows), violating, coverage,
             outside, overall, model, invalid_rows, count.exact,
+            variants=_variants(spec, model, rows, g.test_id) if model.compile_axes else None,
         )
         layout.add_table(table, [(a.name, len(a)) for a in model.axes], "pairwise")
+
+
+def _variants(spec: Any, model: Model, rows: Sequence[dict[str, Any]], where: str) -> Variants:
+    """The kernel variants of a compile-aware table: among the collected rows, in the plain
+    table of the same model (``compile_axes`` left out) and in the full product (the
+    combinations of the compile axes some valid row holds)."""
+    import dataclasses
+
+    from pairwise_param.tables.build import build_table
+
+    names = [n for a in model.compile_axes for n in model.axes[a].names]
+    collected = len({tuple(hashable(r.get(n)) for n in names) for r in rows})
+    plain_model = dataclasses.replace(spec, compile_axes=()).model(where)
+    plain = len({tuple(r[a] for a in model.compile_axes) for r in build_table(plain_model).rows})
+    n = len(model.axes)
+    full = 0
+    for combo in itertools.product(*(range(len(model.axes[a])) for a in model.compile_axes)):
+        cells: list[int | None] = [None] * n
+        for a, v in zip(model.compile_axes, combo):
+            cells[a] = v
+        full += model.feasibility.violates(cells) is None and model.feasibility.completable(cells)
+    return Variants(collected, plain, full)
 
 
 def _parametrize_mark(layout: _Layout, g: _Group, mark: MarkInfo, strengths: Sequence[int],
@@ -438,6 +467,25 @@ def _parametrize_mark(layout: _Layout, g: _Group, mark: MarkInfo, strengths: Seq
     layout.add_table(table, [(n, len(v)) for n, v in table_axes], "parametrize")
 
 
+def _helper_table(layout: _Layout, g: _Group, helper: HelperTable, strengths: Sequence[int],
+                  list_limit: int | None) -> None:
+    """Step 1b: an in-house helper's axes (:mod:`pairwise_param.report.helpers`) are one
+    option table: FULL is the product they stand for, the rows that ran are audited."""
+    names = helper.argnames
+    layout.explained.update(names)
+    model = Model(helper.axes(), strength=min(2, len(helper.groups)), constraints=helper.constraints(),
+                  where=g.test_id)
+    rows = _project(g.items, names)
+    coverage, violating, outside, _ = measure_table(model, rows, strengths, list_limit=list_limit)
+    table = TableReport(helper.helper, model.names, model.sizes, helper.full, len(rows), violating, coverage,
+                        outside, None, model)
+    layout.add_table(table, [(a.name, len(a)) for a in model.axes], "parametrize")
+    layout.notes.append(
+        f"{helper.helper}: the rows it runs by default ({helper.regular}) audited against the full "
+        f"product it stands for ({helper.full})"
+    )
+
+
 def _observed_axes(layout: _Layout, g: _Group, strengths: Sequence[int], forced: set[str] | None,
                    list_limit: int | None) -> None:
     """Step 3: names no mark explains (fixture params, other generate_tests hooks), and the
@@ -472,6 +520,9 @@ def _analyze_group(
     marks, specs = collection.marks.get(g.test_id, ([], []))
     layout = _Layout()
     _pairwise_tables(layout, g, specs, strengths, list_limit, strict)
+    helper = collection.helpers.get(g.test_id)
+    if helper is not None and not specs:
+        _helper_table(layout, g, helper, strengths, list_limit)
     # parametrize marks: outermost decorator last in iter_markers order, so reverse to read
     # them top-down as written
     for mark in reversed(marks):

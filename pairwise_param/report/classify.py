@@ -6,15 +6,31 @@ over ``True/False``): its full product is the product of its values and a
 missing pair is a finding.  A *case table* lists cases (inputs with their
 expected output, shapes, "the valid dtype combinations only", one-hot
 choices): its rows are the point, so it is one grouped axis counted by its rows
-and never audited.  On real suites most multi-name lists are case tables, so
-the rule names what makes a list a case table; a list that is none of these but
-is short of its full product AND shows a sign of being a list of cases is
-*uncertain* (:data:`UNCERTAIN_SIGNS`): the report shows its coverage, marked
-uncertain, and the gate (``--fail-under``) ignores it unless the test says
-``@pytest.mark.pairwise_options``.  Everything else is an option table.
+and never audited.
 
-The rule is measured on the labelled corpus of ``tests/report/corpus/``
-(precision and recall in ``docs/cli.md``); a test that disagrees says so with
+The verdict depends on the list, NEVER on whether it covers its pairs (issue 35: a
+rule that changed its mind when a row was dropped could never fail the gate on the
+hole it exists for).  First match wins:
+
+1. signs of cases in any list: fewer than two rows; a column named like an
+   expectation (:data:`CASE_NAME`) or holding exceptions or regexes; all ints (a
+   shape); shape columns; one-hot rows; a key column; a tolerance column;
+2. a full product of its values: an option table;
+3. short of its product (:func:`_short_of_product`): at most two columns with
+   several values (a pairwise table of two IS their product: the valid
+   combinations), a column of sizes (:data:`CASE_SIGNS`), fewer rows than 3/4 of the
+   smallest covering table of its values, a column that favours one value, ``ids=``,
+   a check/case-named column: a case table; otherwise options at a covering table's
+   size: an option table, complete or not (vLLM's ``OPTIONS_WVSPLITKRC``).
+
+"Is this column an option" is :func:`pairwise_param.report.whatif.axis_kind`, the
+split that ``convert`` and the ``@PAIRWISE`` column use (``bias_mode=[0, 1, 2]``:
+int codes, an option).  The one *uncertain* list (:data:`UNCERTAIN_SIGN`) is an
+option list at a covering table's size whose int column that split cannot name:
+shown with ``?``, outside the totals and the gate.
+
+Measured on the labelled corpora (``tests/report/corpus/``, ``benchmarks/corpus/`` with
+``benchmarks/audit_corpus.py --holes``); a test that disagrees says so with
 ``@pytest.mark.pairwise_cases`` / ``@pytest.mark.pairwise_options`` or the
 ``[tool.pairwise-param.report]`` table of ``pyproject.toml``.
 """
@@ -22,10 +38,12 @@ The rule is measured on the labelled corpus of ``tests/report/corpus/``
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pairwise_param.report.whatif import axis_kind
 from pairwise_param.values import hashable, value_key
 
 __all__ = ["Verdict", "all_ints", "classify", "duplicate_rows", "key_column"]
@@ -42,14 +60,22 @@ CASE_NAME = re.compile(
 LIKELY_CASE_NAME = re.compile(r"(^|_)(check|checks|tol|atol|rtol|eps|ref|target|gold|str|text|case|scenario)s?($|_)",
                               re.IGNORECASE)
 
-#: The signs that make a list short of its product "uncertain" rather than an option
-#: table (docs/cli.md, "uncertain"); each verdict's reason names the one found.
-UNCERTAIN_SIGNS = (
-    "sizes tied to settings: an int column beside option columns, rows short of their product",
-    "a short list of chosen combinations: no more rows than values in all",
+#: The signs that make a list short of its product a list of cases (docs/cli.md, "the
+#: rule"); each verdict's reason names the one found.
+CASE_SIGNS = (
+    "sizes tied to settings: a column of sizes beside the options",
+    "a short list of chosen combinations: fewer rows than 3/4 of the smallest covering table",
+    "chosen combinations: a column favours one value (a covering list spreads its values)",
     "ids= names each row: a list of scenarios",
-    "a column name that reads as an expectation or a tolerance",
+    "a column name that reads as a check, a tolerance or a case",
 )
+
+#: The one "uncertain" list: options at a covering table's size but for an int column that
+#: may hold sizes or option codes (:func:`pairwise_param.report.whatif.axis_kind` cannot tell).
+UNCERTAIN_SIGN = "an int column that may hold sizes or option codes; pairwise_options audits it"
+
+#: A column named like a tolerance: never an option, even in a full product.
+TOLERANCE_NAME = re.compile(r"(^|_)(tol|atol|rtol|eps)s?($|_)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -67,6 +93,14 @@ class Verdict:
 
 def _key(v: Any) -> Any:
     return value_key(hashable(v))
+
+
+def _distinct(col: Sequence[Any]) -> list[Any]:
+    """A column's values, each once, in order of first appearance."""
+    seen: dict[Any, Any] = {}
+    for v in col:
+        seen.setdefault(_key(v), v)
+    return list(seen.values())
 
 
 def _is_exception(v: Any) -> bool:
@@ -93,20 +127,6 @@ def _output_column(col: Sequence[Any]) -> str | None:
     return None
 
 
-def _functional(cols: list[list[Any]]) -> tuple[int, int] | None:
-    """(a, b) when column ``a`` decides column ``b`` (each value of ``a`` meets exactly one
-    value of ``b``, and ``b`` takes several values): the rows are the valid combinations."""
-    keys = [[_key(v) for v in c] for c in cols]
-    for a, ka in enumerate(keys):
-        for b, kb in enumerate(keys):
-            if a == b or len(set(kb)) < 2:
-                continue
-            seen: dict[Any, Any] = {}
-            if all(seen.setdefault(x, y) == y for x, y in zip(ka, kb)):
-                return a, b
-    return None
-
-
 def all_ints(rows: Sequence[Sequence[Any]]) -> bool:
     """Every value a plain int (not a bool): a shape such as ``(n, k, m)``."""
     return bool(rows) and all(_is_int(v) for r in rows for v in r)
@@ -122,32 +142,6 @@ def key_column(argnames: Sequence[str], rows: Sequence[Sequence[Any]]) -> str | 
     for j, name in enumerate(argnames):
         if len({_key(r[j]) for r in full}) == len(rows):
             return name
-    return None
-
-
-def _all_pairs(cols: list[list[Any]], sizes: list[int]) -> bool:
-    """Every pair of values of every two columns appears in some row (strength 2 complete)."""
-    keys = [[_key(v) for v in c] for c in cols]
-    for a in range(len(keys)):
-        for b in range(a + 1, len(keys)):
-            if len(set(zip(keys[a], keys[b]))) < sizes[a] * sizes[b]:
-                return False
-    return True
-
-
-def _uncertain(argnames: Sequence[str], cols: list[list[Any]], sizes: list[int], rows: int,
-               ids: bool) -> str | None:
-    """Which of :data:`UNCERTAIN_SIGNS` a list short of its product shows, or None."""
-    ints = [n for n, c in zip(argnames, cols) if all(_is_int(v) for v in c)]
-    if ints and len(ints) < len(argnames):
-        return f"{UNCERTAIN_SIGNS[0]} ({', '.join(map(repr, ints))})"
-    if rows <= sum(sizes):
-        return f"{UNCERTAIN_SIGNS[1]} ({rows} rows, {sum(sizes)} values)"
-    if ids:
-        return UNCERTAIN_SIGNS[2]
-    named = [n for n in argnames if LIKELY_CASE_NAME.search(n)]
-    if named:
-        return f"{UNCERTAIN_SIGNS[3]} ({', '.join(map(repr, named))})"
     return None
 
 
@@ -178,26 +172,61 @@ def classify(argnames: Sequence[str], rows: Sequence[Sequence[Any]], *, ids: boo
     key = key_column(argnames, rows)
     if key is not None:
         return Verdict("case", f"column {key!r} differs in every row (a key)")
+    tolerances = [n for n in argnames if TOLERANCE_NAME.search(n)]
+    if tolerances:
+        return Verdict("case", f"{CASE_SIGNS[4]} ({', '.join(map(repr, tolerances))})")
     sizes = [len({_key(v) for v in col}) for col in cols]
     product = 1
     for s in sizes:
         product *= s
-    if len(rows) < product and n == 2:
+    if len(rows) >= product:
+        return Verdict("option", "a full product of its values")
+    return _short_of_product(argnames, cols, sizes, len(rows), ids)
+
+
+def _favours(most: int, least: int, values: int) -> bool:
+    """A column whose values are not spread as a covering list spreads them: its commonest
+    value more than twice (and two more than) its rarest.  A column of three or more values
+    is given one row of slack (a row dropped or changed leaves ``3, 2, 1`` in six rows of
+    ``bias_mode``); a flag is not (``fuse=True`` in 3 of 4 rows is a baseline and its variants)."""
+    if values > 2:
+        least += 1
+    return most - least > 1 and most > 2 * least
+
+
+def _short_of_product(argnames: Sequence[str], cols: list[list[Any]], sizes: list[int], rows: int,
+                      ids: bool) -> Verdict:
+    """A list short of its full product: a covering list of options written by hand (its
+    holes are findings) or a list of chosen cases.  Decided from the list itself, never
+    from whether it covers its pairs, so a hole cannot turn an option table into anything
+    else (the module docstring, "short of the product")."""
+    multi = [s for s in sizes if s > 1]
+    if len(multi) <= 2:
         # a pairwise table of two columns IS their product: a list that is not was chosen
         return Verdict("case", "two columns short of their product: the valid combinations")
-    if len(rows) < product:
-        dep = _functional(cols)
-        if dep is not None:
-            a, b = dep
-            return Verdict("case", f"{argnames[a]!r} decides {argnames[b]!r}: the valid combinations")
-        # a list that holds every pair of values is a covering table written by hand: options
-        sign = None if _all_pairs(cols, sizes) else _uncertain(argnames, cols, sizes, len(rows), ids)
-        if sign is not None:
-            return Verdict("uncertain", sign)
-    named = [n for n in argnames if LIKELY_CASE_NAME.search(n) and CASE_NAME.search(n) is None]
-    if named and any(re.search(r"tol|eps", n, re.IGNORECASE) for n in named):
-        return Verdict("uncertain", f"{UNCERTAIN_SIGNS[3]} ({', '.join(map(repr, named))})")
-    return Verdict("option", "independent options")
+    kinds = [axis_kind(n, _distinct(c))[0] for n, c in zip(argnames, cols)]
+    shapes = [n for n, k in zip(argnames, kinds) if k == "shape"]
+    if shapes:
+        return Verdict("case", f"{CASE_SIGNS[0]} ({', '.join(map(repr, shapes))})")
+    top = sorted(multi)
+    least = top[-1] * top[-2]  # no covering table of these values has fewer rows
+    if 4 * rows <= 3 * least:
+        return Verdict("case", f"{CASE_SIGNS[1]} ({rows} rows; covering every pair needs at least {least})")
+    for name, col in zip(argnames, cols):
+        counts = Counter(_key(v) for v in col).values()
+        if len(counts) > 1 and _favours(max(counts), min(counts), len(counts)):
+            return Verdict("case", f"{CASE_SIGNS[2]} (column {name!r}: {max(counts)} rows against "
+                                   f"{min(counts)})")
+    if ids:
+        return Verdict("case", CASE_SIGNS[3])
+    named = [n for n in argnames if LIKELY_CASE_NAME.search(n)]
+    if named:
+        return Verdict("case", f"{CASE_SIGNS[4]} ({', '.join(map(repr, named))})")
+    unsure = [n for n, k in zip(argnames, kinds) if k == "uncertain"]
+    if unsure:
+        return Verdict("uncertain", f"{UNCERTAIN_SIGN} ({', '.join(map(repr, unsure))})")
+    return Verdict("option", f"options at a covering table's size ({rows} rows of {len(multi)} options; "
+                             f"every pair needs at least {least})")
 
 
 def duplicate_rows(rows: Sequence[Sequence[Any]]) -> list[int]:

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from pairwise_param.contract import INVALID_MARK, ROW_MARK_FLAG
+from pairwise_param.report.helpers import CiRange, HelperTable, ci_ranges, match_ranges, product_spec
 
 __all__ = ["AuditMark", "CollectedItem", "Collection", "CollectionError", "MarkInfo", "collect", "conftest_error"]
 
@@ -123,6 +124,8 @@ class Collection:
     #: ``collect(from_marks=True)`` could not honour a selection of rows (-k, -m, a
     #: deselecting hook): its numbers are per function; the error says so
     from_marks_lost: bool = False
+    #: test_id -> the in-house helper table it uses (:mod:`pairwise_param.report.helpers`)
+    helpers: dict[str, HelperTable] = field(default_factory=dict)
 
 
 def _parameter_set_type() -> type:
@@ -332,6 +335,8 @@ class _Collector:
         self.items: list[CollectedItem] = []
         self.marks: dict[str, tuple[list[MarkInfo], list[Any]]] = {}
         self.audit_marks: dict[str, list[AuditMark]] = {}
+        self.helpers: dict[str, HelperTable] = {}
+        self._ranges: dict[str, list[CiRange]] = {}  # module name -> its get_ci_test_range lists
         self.errors: list[CollectionError] = []
         self.unittest: list[str] = []  # unittest.TestCase tests carrying @pairwise
         self.progress = progress
@@ -475,6 +480,21 @@ class _Collector:
                 marks, specs = [], []
             # iter_markers yields closest first; keep declaration order (outermost last) stable
             self.marks[test_id] = (marks, specs)
+            helper = self._helper(item, marks)
+            if helper is not None:
+                self.helpers[test_id] = helper
+
+    def _helper(self, item: Any, marks: list[MarkInfo]) -> HelperTable | None:
+        """The in-house helper table of a test (flashinfer's spec, SGLang's CI ranges)."""
+        found = product_spec(getattr(item, "function", None))
+        module = getattr(item, "module", None)
+        if found is not None or not marks or module is None:
+            return found
+        name = getattr(module, "__name__", "")
+        if name not in self._ranges:
+            self._ranges[name] = ci_ranges(module)
+        ranges = self._ranges[name]
+        return match_ranges([(m.argnames, m.rows) for m in reversed(marks)], ranges) if ranges else None
 
 
 def _is_unittest(item: Any) -> bool:
@@ -553,5 +573,6 @@ def collect(
         seconds=time.perf_counter() - start,
         audit_marks=collector.audit_marks,
         from_marks_lost=collector.lost,
+        helpers=collector.helpers,
     )
 

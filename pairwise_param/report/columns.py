@@ -267,6 +267,22 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(limit - 3, 0)] + "..."
 
 
+def _variants_of(tests: Sequence[TestReport]) -> tuple[int, int, int] | None:
+    """(collected, plain, full) kernel variants summed over the compile-aware tables, or None."""
+    found = [tb.variants for test in tests for tb in test.tables if tb.variants is not None]
+    if not found:
+        return None
+    return sum(v.collected for v in found), sum(v.plain for v in found), sum(v.full for v in found)
+
+
+def _variants_cell(v: tuple[int, int, int] | None) -> str:
+    return "-" if v is None else f"{v[0]}/{v[1]}/{v[2]}"
+
+
+def _variants_json(v: tuple[int, int, int] | None) -> dict[str, int] | None:
+    return None if v is None else {"collected": v[0], "plain": v[1], "full": v[2]}
+
+
 COLUMNS: tuple[Column, ...] = (
     Column(
         key="test",
@@ -290,8 +306,9 @@ COLUMNS: tuple[Column, ...] = (
         doc="`[dtype:2 padded_a:2 bias_mode:3 xnorm:2 -> 6/24]` is an option table: its axes with their "
         "number of values, then the distinct option rows collected out of the table's full product. "
         "`n,k,m:18` is a grouped axis (18 rows). `n:16` is a single axis (16 values). In a terminal too "
-        "narrow for the table (`COLUMNS`), the trailing axes give way first (`x ...`), then the inner "
-        "axes of an option table (`dtype:2 ... -> 6/24`); `--format markdown` and `json` are never cut",
+        "narrow for the table (`COLUMNS`), AXES shares a line with the test's name and the trailing axes "
+        "give way first (`x ...`), then the inner axes of an option table (`dtype:2 ... -> 6/24`); "
+        "`--format markdown` and `json` are never cut",
         cell=lambda test, report, t: axes_text(test),
         total=lambda report, t: "",
         markdown=lambda test, report, t: _md_code(_md(axes_text(test))),
@@ -373,6 +390,28 @@ COLUMNS: tuple[Column, ...] = (
                 },
             },
         },
+    ),
+    Column(
+        key="variants",
+        head="VARIANTS",
+        title="Variants",
+        legend="kernel variants (compile_axes): collected/plain table/full product",
+        doc="only where some `@pairwise` table declares `compile_axes`: the kernel variants (distinct "
+        "combinations of the compile axes' values) its collected rows compile, then those of the plain "
+        "table of the same model (no `compile_axes`) and of the full product (the combinations some "
+        "valid row holds): `7/15/24`; several such tables of one test are summed; `-` for a test "
+        "without. JSON: `variants` (null, or `collected`, `plain`, `full`)",
+        cell=lambda test, report, t: _variants_cell(_variants_of([test])),
+        total=lambda report, t: _variants_cell(_variants_of(report.tests)),
+        shown=lambda report: _variants_of(report.tests) is not None,
+        json_key="variants",
+        json_value=lambda test, report: _variants_json(_variants_of([test])),
+        json_schema={
+            "type": ["object", "null"],
+            "required": ["collected", "plain", "full"],
+            "properties": {"collected": _INT, "plain": _INT, "full": _INT},
+        },
+        json_required=False,
     ),
     Column(
         key="with_pairwise",

@@ -4,9 +4,10 @@ Markdown (CI step summaries, PR comments) and JSON (schema in
 
 All three read the one column list, :data:`pairwise_param.report.columns.COLUMNS`:
 which columns a report shows, their headings, cells, totals, JSON keys and legend.
-The terminal table fits ``width`` (the CLI passes the terminal's: ``COLUMNS``, else
-the terminal's own size; no limit when the output is not a terminal) by cutting the
-AXES column.  Pure functions from a report to text; nothing here prints.
+The terminal output fits ``width`` (the CLI passes the terminal's: ``COLUMNS``, else
+the terminal's own size; no limit when the output is not a terminal): a test's name goes
+on its own line above its row, the AXES column is cut, and the summary lines are
+wrapped.  Pure functions from a report to text; nothing here prints.
 """
 
 from __future__ import annotations
@@ -77,16 +78,16 @@ def _incomplete(report: SuiteReport) -> list[tuple[TestReport, TableReport, Stre
 _WRAP = 100
 
 
-def _wrapped(head: str, items: Sequence[str], tail: str = "", indent: str = "      ") -> list[str]:
-    """``head`` then ``items`` joined by ``, `` and wrapped before ``_WRAP`` columns, never
+def _wrapped(head: str, items: Sequence[str], tail: str = "", indent: str = "      ", wrap: int = _WRAP) -> list[str]:
+    """``head`` then ``items`` joined by ``, `` and wrapped before ``wrap`` columns, never
     inside a tuple; continuation lines start with ``indent``."""
     lines: list[str] = []
     line = head
     for i, item in enumerate(items):
         piece = item + ("," if i < len(items) - 1 else tail)
         sep = "" if line in (head, indent) else " "
-        if line not in (head, indent) and len(line) + len(sep) + len(piece) > _WRAP:
-            lines.append(line)
+        if line != indent and len(line) + len(sep) + len(piece) > wrap:
+            lines.append(line.rstrip())
             line, sep = indent, ""
         line += sep + piece
     if not items and tail:
@@ -95,7 +96,7 @@ def _wrapped(head: str, items: Sequence[str], tail: str = "", indent: str = "   
     return lines
 
 
-def _missing_lines(report: SuiteReport, limit: int | None) -> list[str]:
+def _missing_lines(report: SuiteReport, limit: int | None, wrap: int = _WRAP) -> list[str]:
     lines: list[str] = []
     for test in report.tests:
         for k, table in enumerate(test.tables):
@@ -107,7 +108,7 @@ def _missing_lines(report: SuiteReport, limit: int | None) -> list[str]:
                     more = c.missing - len(shown)
                     block.extend(_wrapped(
                         f"  {c.strength}-way missing ({c.missing} of {c.coverable}): ",
-                        [_tuple_text(d) for d in shown], f" (+{more} more)" if more > 0 else "",
+                        [_tuple_text(d) for d in shown], f" (+{more} more)" if more > 0 else "", wrap=wrap,
                     ))
                 if c.unrunnable and not c.strict:
                     shown = c.unrunnable_tuples if limit is None else c.unrunnable_tuples[:limit]
@@ -115,14 +116,14 @@ def _missing_lines(report: SuiteReport, limit: int | None) -> list[str]:
                     block.extend(_wrapped(
                         f"  {c.strength}-way not runnable here ({c.unrunnable}, skipped at collection: "
                         f"{'; '.join(c.reasons)}): ",
-                        [_tuple_text(d) for d in shown], f" (+{more} more)" if more > 0 else "",
+                        [_tuple_text(d) for d in shown], f" (+{more} more)" if more > 0 else "", wrap=wrap,
                     ))
                 if c.infeasible:
                     shown = c.infeasible_tuples if limit is None else c.infeasible_tuples[:limit]
                     more = c.infeasible - len(shown)
                     block.extend(_wrapped(
                         f"  {c.strength}-way infeasible ({c.infeasible}, excluded by constraints): ",
-                        [_tuple_text(d) for d in shown], f" (+{more} more)" if more > 0 else "",
+                        [_tuple_text(d) for d in shown], f" (+{more} more)" if more > 0 else "", wrap=wrap,
                     ))
             if table.empty_axes:
                 block.append(f"  {table.reach(StrengthCoverage(2, 0, 0, 0)).why()}")
@@ -134,7 +135,7 @@ def _missing_lines(report: SuiteReport, limit: int | None) -> list[str]:
                 )
                 if mc.missing:
                     shown = mc.missing_tuples if limit is None else mc.missing_tuples[:limit]
-                    block.extend(_wrapped("    missing: ", [_tuple_text(d) for d in shown]))
+                    block.extend(_wrapped("    missing: ", [_tuple_text(d) for d in shown], wrap=wrap))
             if table.violating_rows:
                 block.append(f"  {table.violating_rows} collected row(s) break a constraint")
             if table.outside_rows:
@@ -162,10 +163,10 @@ def _terminal_heading(report: SuiteReport) -> str:
 
 
 def _terminal_table(report: SuiteReport, width: int | None) -> list[str]:
-    """The aligned table: a heading per file, a row per test, the totals; where it
-    would be wider than ``width``, the columns that may be cut give way (``...``), one
-    character at a time, down to each one's ``cut`` width: by ``give_way``, then the
-    widest first."""
+    """The aligned table: a heading per file, a row per test, the totals.  Where it would
+    be wider than ``width``, it is stacked (:func:`_stacked`); past that, the columns
+    that may be cut give way (``...``), one character at a time, down to each one's
+    ``cut`` width: by ``give_way``, then the widest first."""
     cols = shown_columns(report)
     rows: list[list[str] | str] = []  # a str is a file heading
     current = None
@@ -183,20 +184,11 @@ def _terminal_table(report: SuiteReport, width: int | None) -> list[str]:
     header = [c.head for c in cols]
     cells = [r for r in rows if isinstance(r, list)]
     widths = [max(len(r[i]) for r in [header, total_row, *cells]) for i in range(len(cols))]
+    keys = [c.column.key for c in cols]
+    if width is not None and sum(widths) + 2 * (len(cols) - 1) > width and keys[:2] == ["test", "axes"]:
+        return _stacked(report, tests, rows, cols, width)
     if width is not None:
-        floor = [max(c.column.cut, len(header[i]), len(total_row[i])) if c.column.cut is not None else widths[i]
-                 for i, c in enumerate(cols)]
-        limit = list(widths)
-        while sum(limit) + 2 * (len(cols) - 1) > width:
-            i = max(range(len(cols)), key=lambda k: (limit[k] > floor[k], -cols[k].column.give_way, limit[k], -k))
-            if limit[i] <= floor[i]:
-                break
-            limit[i] -= 1
-        for i, c in enumerate(cols):
-            if limit[i] < widths[i]:
-                for test, r in zip(tests, cells):
-                    r[i] = c.fitted(test, report, limit[i])
-                widths[i] = max(len(header[i]), len(total_row[i]), *(len(r[i]) for r in cells))
+        _give_way(report, tests, cols, cells, header, total_row, widths, width)
 
     def line(cells: Sequence[str]) -> str:
         return "  ".join(
@@ -208,6 +200,81 @@ def _terminal_table(report: SuiteReport, width: int | None) -> list[str]:
     out.append(line(["-" * w for w in widths]))
     out.append(line(total_row))
     return out
+
+
+def _give_way(report: SuiteReport, tests: Sequence[TestReport], cols: Sequence[Shown], cells: list[list[str]],
+              header: list[str], total_row: list[str], widths: list[int], width: int) -> None:
+    """Cut the columns that may be cut until the table fits ``width`` (or each is at its floor)."""
+    floor = [max(c.column.cut, len(header[i]), len(total_row[i])) if c.column.cut is not None else widths[i]
+             for i, c in enumerate(cols)]
+    limit = list(widths)
+    while sum(limit) + 2 * (len(cols) - 1) > width:
+        i = max(range(len(cols)), key=lambda k: (limit[k] > floor[k], -cols[k].column.give_way, limit[k], -k))
+        if limit[i] <= floor[i]:
+            break
+        limit[i] -= 1
+    for i, c in enumerate(cols):
+        if limit[i] < widths[i]:
+            for test, r in zip(tests, cells):
+                r[i] = c.fitted(test, report, limit[i])
+            widths[i] = max(len(header[i]), len(total_row[i]), *(len(r[i]) for r in cells))
+
+
+def _stacked(report: SuiteReport, tests: Sequence[TestReport], rows: Sequence[list[str] | str],
+             cols: Sequence[Shown], width: int) -> list[str]:
+    """The table for a terminal too narrow for one line per test: each test's name and AXES
+    on a line of their own (the name whole: it tells rows apart; AXES cut to what is left),
+    its numbers on the line below, under the headings of the wide table."""
+    num_cols = list(cols[2:])
+    lead = len(cols[0].head) + 2 + len(cols[1].head) + 2  # "TEST  AXES  "
+    header = [c.head for c in num_cols]
+    total_row = [c.total(report) for c in num_cols]
+    cells = [r[2:] for r in rows if isinstance(r, list)]
+    widths = [max(len(r[i]) for r in [header, total_row, *cells]) for i in range(len(num_cols))]
+    _give_way(report, tests, num_cols, cells, header, total_row, widths, width - lead)
+
+    def line(cells: Sequence[str], left: str = "") -> str:
+        return (left.ljust(lead) + "  ".join(
+            (c.rjust(widths[k]) if num_cols[k].column.right else c.ljust(widths[k])) for k, c in enumerate(cells)
+        )).rstrip()
+
+    axes_floor = cols[1].column.cut or 0
+    out = [line(header, f"{cols[0].head}  {cols[1].head}")]
+    k = 0
+    for r in rows:
+        if isinstance(r, str):
+            out.append(r)  # a file's path is never cut
+            continue
+        test = tests[k]
+        name = _fit(r[0], width)
+        room = width - len(name) - 2
+        if room >= axes_floor:
+            out.append(f"{name}  {cols[1].fitted(test, report, room) if len(r[1]) > room else r[1]}")
+        else:
+            out.append(name)
+            out.append("    " + (cols[1].fitted(test, report, width - 4) if len(r[1]) > width - 4 else r[1]))
+        out.append(line(cells[k]))
+        k += 1
+    out.append(line(["-" * w for w in widths]))
+    total = cols[0].total(report)
+    out.append(line(total_row, total if len(total) < lead - 1 else total.split(" ")[0]))
+    return out
+
+
+def _fit(text: str, width: int | None) -> str:
+    """``text`` cut to ``width`` (``...`` at its end)."""
+    return text if width is None or len(text) <= width else text[: max(width - 3, 0)] + "..."
+
+
+def _wrap(text: str, width: int | None, indent: str = "  ") -> list[str]:
+    """A summary line wrapped at spaces to ``width`` (None: one line), continuation lines
+    indented; a word longer than the width (a path) is kept whole."""
+    if width is None or len(text) <= width:
+        return [text]
+    import textwrap
+
+    return textwrap.wrap(text, width, subsequent_indent=indent, break_long_words=False,
+                         break_on_hyphens=False) or [text]
 
 
 def _legend(cols: Sequence[Shown], width: int | None) -> list[str]:
@@ -223,12 +290,13 @@ def _legend(cols: Sequence[Shown], width: int | None) -> list[str]:
     return lines
 
 
-def _terminal_footer(report: SuiteReport, show_missing: bool, list_limit: int | None) -> list[str]:
+def _terminal_footer(report: SuiteReport, show_missing: bool, list_limit: int | None,
+                     width: int | None = None) -> list[str]:
     """Missing tuples (or how many), tables below --fail-under, collection errors."""
     out: list[str] = []
     incomplete = _incomplete(report)
     if show_missing:
-        lines = _missing_lines(report, list_limit)
+        lines = _missing_lines(report, list_limit, _WRAP if width is None else min(width, _WRAP))
         if lines:
             out.append("")
             out.extend(lines)
@@ -287,17 +355,18 @@ def render_terminal(
 ) -> str:
     """The report as an aligned table for a terminal ``width`` columns wide (None: no limit)."""
     first = _first_errors(report)
-    out = [*first, *([""] if first else []), _terminal_heading(report), ""]
+    out = [*first, *([""] if first else []), *_wrap(_terminal_heading(report), width), ""]
     if report.tests:
         out.extend(_terminal_table(report, width))
         out.append("")
-        out.append(_totals_line(report))
+        out.extend(_wrap(_totals_line(report), width))
         tables = _tables_line(report)
         if tables:
-            out.append(tables)
+            out.extend(_wrap(tables, width))
     else:
         out.append("no parametrized tests collected")
-    out.extend(_terminal_footer(report, show_missing, list_limit))
+    for line in _terminal_footer(report, show_missing, list_limit, width):
+        out.extend([line] if show_missing and line.startswith(" ") else _wrap(line, width))
     if report.tests:
         out += ["", *_legend(shown_columns(report), width)]
     return "\n".join(out) + "\n"

@@ -50,7 +50,7 @@ _TABLE = {
         "model_coverage",
     ],
     "properties": {
-        "source": {"enum": ["pairwise", "parametrize", "option-axes"]},
+        "source": {"enum": ["pairwise", "parametrize", "option-axes", "parametrize_product", "get_ci_test_range"]},
         "axes": {"type": "array", "items": {"type": "string"}},
         # 0: an empty axis (the table is a hole, named in "empty_axes")
         "sizes": {"type": "array", "items": {"type": "integer", "minimum": 0}},

@@ -13,7 +13,7 @@ from pairwise_param.coverage.reach import Reach, gated
 from pairwise_param.model import Model
 from pairwise_param.report.collect import CollectionError
 
-__all__ = ["AxisReport", "StrengthCoverage", "SuiteReport", "TableReport", "TestReport", "Totals", "WithPairwise"]
+__all__ = ["AxisReport", "StrengthCoverage", "SuiteReport", "TableReport", "TestReport", "Totals", "Variants", "WithPairwise"]
 
 
 
@@ -66,11 +66,21 @@ class StrengthCoverage:
         return Reach(self.strength, runnable, self.covered, self.unrunnable, tuple(self.reasons))
 
 
+@dataclass(frozen=True)
+class Variants:
+    """Kernel variants of a compile-aware table (``compile_axes=``): collected, the plain
+    (not compile-aware) table's, and the full product's."""
+
+    collected: int
+    plain: int
+    full: int
+
+
 @dataclass
 class TableReport:
     """One option table of a test: its axes, full product and coverage."""
 
-    source: str  # "pairwise" | "parametrize" | "option-axes"
+    source: str  # "pairwise" | "parametrize" | "option-axes" | "parametrize_product" | "get_ci_test_range"
     axes: tuple[str, ...]
     sizes: tuple[int, ...]
     full_product: int
@@ -93,6 +103,9 @@ class TableReport:
     verdict_reason: str = ""
     #: the table's axes without values: a hole (no row; the gate fails it, naming them)
     empty_axes: tuple[str, ...] = ()
+    #: with ``compile_axes=``: the kernel variants (distinct rows on the compile axes) the
+    #: collected rows compile, the plain table's and the full product's; None without
+    variants: Variants | None = None
 
     @property
     def gated(self) -> bool:

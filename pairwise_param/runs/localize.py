@@ -30,6 +30,12 @@ runs pytest):
   one minimal combination, or, for several independent faults behind one
   signature, to a union of them that explains every failing row, each cause
   without a rival holding the same failing rows;
+* a single candidate is an answer only when the failing rows holding it share no
+  other cell (:meth:`Group.pinned`; a follow-up row keeping it and changing the rest
+  settles that): a fault of t+1 values (what a rotated table exposes) leaves one
+  t-value candidate in a complete run, and the follow-up row clears it; when no
+  combination of <= t values explains the failures, candidates of up to t+2 values
+  are searched (:data:`PAST_T`);
 * partial runs (``-x``, ``--maxfail``, an interrupted run: items that never ran):
   a group of such a table is ``partial``, and a single candidate is only an
   answer once a follow-up row that holds it (every other value changed) failed
@@ -58,6 +64,9 @@ __all__ = ["REQUEST_FORMAT", "Group", "Search", "build_row", "decided", "groups"
 REQUEST_FORMAT = 1
 #: steps of the search for a row not run before (then the request is dropped)
 _SEARCH_LIMIT = 100_000
+#: how many values past the table's strength t a candidate may have (a rotated table
+#: exposes faults of t+1 and t+2 values)
+PAST_T = 2
 
 
 @dataclass
@@ -82,6 +91,10 @@ class Group:
     partial: bool = False
     #: follow-up rows that failed with this group's signature
     extra_failing: list[tuple[int, ...]] = field(default_factory=list)
+    #: single candidates :func:`requests` asked to pin down, and how many follow-up rows
+    #: had run by then (a failing row after that, built to change every shared cell
+    #: it could, pins the candidate: the cells it still shares are forced by constraints)
+    confirming: dict[Combination, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.axes = [a if isinstance(a, Axis) else axis_from_json(a) for a in self.axes]
@@ -95,9 +108,43 @@ class Group:
         return (self.test, self.table, self.shape, self.signature)
 
     def verdict(self) -> Verdict:
+        """The ranking at the table's strength t, or past it (up to t+2 values) when no
+        combination of <= t values holds in every failing row: a fault a rotated table
+        exposes needs t+1 or t+2 values by design."""
         from pairwise_param.runs.locate import suspicious
 
-        return suspicious(self.failing, self.passing, self.strength)
+        first = suspicious(self.failing, self.passing, self.strength)
+        if first.explaining:
+            return first
+        for size in range(self.strength + 1, min(len(self.axes), self.strength + PAST_T) + 1):
+            wider = suspicious(self.failing, self.passing, size)
+            if wider.explaining:
+                return wider
+        return first
+
+    def shared(self, c: Combination) -> dict[int, int]:
+        """The cells outside ``c`` that every failing row holding ``c`` shares (axes of
+        more than one value): axis -> value."""
+        held = [r for r in self.failing if all(r[a] == v for a, v in c)]
+        if not held:
+            return {}
+        axes = {a for a, _ in c}
+        return {a: held[0][a] for a in range(len(held[0]))
+                if a not in axes and len(self.axis_list[a].values) > 1 and all(r[a] == held[0][a] for r in held)}
+
+    def pinned(self, c: Combination) -> bool:
+        """Is ``c`` the whole cause?  Yes when the failing rows holding it share no other
+        cell, or when a follow-up row asked to pin it down (every shared cell changed
+        that the constraints let change) failed; else a fault of ``c`` and the shared
+        cells together is not ruled out."""
+        if not any(all(r[a] == v for a, v in c) for r in self.failing):
+            return False
+        if not self.shared(c):
+            return True
+        since = self.confirming.get(c)
+        return since is not None and any(
+            outcome in FAILURES and all(r[a] == v for a, v in c) and r in self.extra_failing
+            for r, outcome in self.extra[since:])
 
     def explaining(self) -> list[Combination]:
         """The candidates held by every failing row, best ranked first; when none
@@ -164,13 +211,15 @@ class Group:
         every failing row holds one, no rival candidate holds the same rows, no axis has
         every value among them (that would say "whatever the axis is") and each cause is
         confirmed by a follow-up row holding it alone; ``("unconfirmed", [c])``: a partial
-        run's single candidate no follow-up row has failed with yet; ``("ambiguous",
+        run's single candidate no follow-up row has failed with yet, or one whose failing
+        rows share other cells too (not :meth:`pinned`: a fault of more values is not ruled
+        out); ``("ambiguous",
         candidates)`` or ``("unexplained", candidates)`` (a union still to confirm first)."""
         v = self.verdict()
         cands = self.explaining()
         if v.explaining == 1 and len(cands) == 1:
             c = cands[0]
-            if self.partial and not self._confirmed(c):
+            if (self.partial and not self._confirmed(c)) or not self.pinned(c):
                 return "unconfirmed", [c]
             return "found", [c]
         if v.explaining > 1:
@@ -223,15 +272,19 @@ def groups(doc: RunDocument | Mapping[str, Any]) -> list[Group]:
     return out
 
 
-def _preferences(group: Group, keep: Combination, others: Sequence[Combination]) -> list[list[int]]:
+def _preferences(group: Group, keep: Combination, others: Sequence[Combination],
+                 confirm: bool = False) -> list[list[int]]:
     """Per axis, the values to try, best first: harmless (in a passing row of the
     shape) and unlike the failing rows and the other candidates, then harmless,
-    then the rest, each in table order."""
+    then the rest, each in table order.  ``confirm`` (a single candidate to pin
+    down, :meth:`Group.pinned`): any value but the one the failing rows holding it
+    share there first, then harmless."""
     n = len(group.axes)
     harmless = [sorted({r[a] for r in group.passing}) for a in range(n)]
     failing_vals = [{r[a] for r in group.failing} for a in range(n)]
     in_others = [{v for c in others for b, v in c if b == a} for a in range(n)]
     kept = dict(keep)
+    shared = group.shared(keep) if confirm else {}
     prefs: list[list[int]] = []
     for a in range(n):
         if a in kept:
@@ -239,7 +292,10 @@ def _preferences(group: Group, keep: Combination, others: Sequence[Combination])
             continue
         size = len(group.axis_list[a].values)
         good, avoid = set(harmless[a]), failing_vals[a] | in_others[a]
-        prefs.append(sorted(range(size), key=lambda v: (v not in good, v in avoid, v)))
+        if confirm:
+            prefs.append(sorted(range(size), key=lambda v: (shared.get(a) == v, v not in good, v)))
+        else:
+            prefs.append(sorted(range(size), key=lambda v: (v not in good, v in avoid, v)))
     return prefs
 
 
@@ -255,11 +311,13 @@ def requests(all_groups: Sequence[Group], budget: int) -> list[dict[str, Any]]:
             continue
         tried = {r for r, _ in g.extra}
         q = []
+        if kind == "unconfirmed":
+            g.confirming.setdefault(cands[0], len(g.extra))
         for c in cands:
             others = [o for o in cands if o != c]
             q.append({
                 "test": g.test, "table": g.table, "shape": g.shape, "signature": g.signature,
-                "keep": [list(cell) for cell in c], "prefer": _preferences(g, c, others),
+                "keep": [list(cell) for cell in c], "prefer": _preferences(g, c, others, kind == "unconfirmed"),
                 "exclude": [list(r) for r in sorted(tried | set(g.failing) | set(g.passing))],
             })
         queues.append(q)

@@ -206,6 +206,7 @@ def cover(
     constraints: Iterable[Callable[..., Any] | Mapping[str, Any] | str] | None = (),
     include: Iterable[RowLike] | None = (),
     sub_models: Iterable[tuple[Sequence[str], int]] | None = (),
+    compile_axes: Iterable[str] | None = (),
     mode: str = "cover",
     effort: Any = 0,
     seed: int = 0,
@@ -220,7 +221,10 @@ def cover(
     ``strength`` defaults to ``min(2, number of axes)``; ``constraints`` are
     predicates over axis names or declarative rules
     (:mod:`pairwise_param.language`); ``include`` rows come first;
-    ``sub_models`` raise the strength on a subset of axes; ``effort`` > 0 runs
+    ``sub_models`` raise the strength on a subset of axes; ``compile_axes`` name the
+    axes whose values select a kernel variant (the rows then hold as few distinct
+    combinations of them as a covering array of those axes alone; see
+    :mod:`pairwise_param.engine.variants`); ``effort`` > 0 runs
     the improver (deterministic for a given ``seed``).  ``mode="full"`` gives
     every row of the full product that breaks no constraint instead (the rows
     ``pytest --pairwise-mode=full`` runs).  Values wrapped in
@@ -234,10 +238,11 @@ def cover(
         from pairwise_param.tables.invalid import split_model
 
         split = split_model(axes, strength=strength, constraints=constraints, include=include,
-                            sub_models=sub_models, where=where)
+                            sub_models=sub_models, compile_axes=compile_axes, where=where)
         valid = build_table(split.valid, mode, options)
         return CoveringArray(split.full, valid, build_with_invalid(split, valid, mode, options))
     model = Model(
-        axes, strength=strength, constraints=constraints, include=include, sub_models=sub_models, where=where
+        axes, strength=strength, constraints=constraints, include=include, sub_models=sub_models,
+        compile_axes=compile_axes, where=where,
     )
     return CoveringArray(model, build_table(model, mode, options))

@@ -1,6 +1,6 @@
 """Readable, unique, stable test ids for the rows of a pairwise table.
 
-Three styles (``@pairwise(..., ids="readable"|"pytest"|"stacked")``, else the run's
+Four styles (``@pairwise(..., ids="readable"|"pytest"|"stacked"|"product-index")``, else the run's
 ``--pairwise-ids`` / ini ``pairwise_ids``, default ``readable``).
 
 ``readable``: a row of ``dtype=torch.bfloat16, padded_a=True, bias_mode=2`` gets the id
@@ -34,6 +34,14 @@ bottom decorator first and puts its id first); in full mode the plugin also list
 the rows last axis slowest (:func:`stacked_order`), as stacked decorators do, so
 ``--pairwise-mode=full`` gives exactly the original node ids, in their order.
 
+``product-index``: ``case-{index}``, the row's index in the full product of the axes
+(first axis slowest, as ``itertools.product`` lists it): exactly the ids of flashinfer's
+``parametrize_product`` helper (``tests/test_helpers/parametrize.py``), so a suite that
+moves from it keeps the node ids its xfail reports and waiver lists key on.  The index
+does not depend on which rows the table picked (cover and full mode agree), but it
+shifts when an axis other than the first grows; ``readable`` ids (value text only)
+survive a value appended to any axis (:func:`product_index`).
+
 When two values of one axis would get the same text (``1`` and ``"1"``), each
 of them gets its position appended (readable: ``1#0``, ``1#1``; pytest style:
 pytest's own counter suffix, ``1_0``, ``1_1``), so ids are unique
@@ -59,7 +67,7 @@ from pairwise_param.values import value_id
 if TYPE_CHECKING:
     IdsOption = Mapping[str, Any] | Callable[..., Any] | str | None
 
-__all__ = ["axis_segments", "pytest_value_id", "row_ids", "stacked_order", "value_id", "value_param_ids"]
+__all__ = ["axis_segments", "product_index", "pytest_value_id", "row_ids", "stacked_order", "value_id", "value_param_ids"]
 
 #: pytest's limit for a string value shown as it is in an auto-generated id
 _PYTEST_LONG_STR = 100
@@ -194,6 +202,9 @@ def row_ids(
 
     Distinct rows always get distinct ids (segments are unique per axis).
     """
+    if style == "product-index":
+        sizes = [len(values) for _, values in axes]
+        return [f"case-{product_index(sizes, row)}" for row in index_rows]
     per_axis = [
         axis_segments(names, values, ids, style, fixed[a] if a < len(fixed) else None)
         for a, (names, values) in enumerate(axes)
@@ -201,6 +212,15 @@ def row_ids(
     if style == "stacked":
         return ["-".join(per_axis[a][row[a]] for a in reversed(range(len(row)))) for row in index_rows]
     return ["-".join(per_axis[a][v] for a, v in enumerate(row)) for row in index_rows]
+
+
+def product_index(sizes: Sequence[int], row: Sequence[int]) -> int:
+    """The position of the index row ``row`` in the full product of axes of ``sizes``,
+    first axis slowest (``itertools.product`` order): flashinfer's ``case_index``."""
+    index = 0
+    for size, v in zip(sizes, row, strict=True):
+        index = index * size + v
+    return index
 
 
 def stacked_order(index_rows: Sequence[Sequence[int]]) -> list[int]:

@@ -171,6 +171,7 @@ def split_model(
     constraints: Iterable[Callable[..., Any] | Mapping[str, Any] | str] | None = (),
     include: Iterable[RowLike] | None = (),
     sub_models: Iterable[tuple[Sequence[str], int]] | None = (),
+    compile_axes: Iterable[str] | None = (),
     where: str | None = None,
     invalid_positions: Mapping[str, Mapping[int, str | None]] | None = None,
 ) -> Split:
@@ -199,7 +200,7 @@ def split_model(
             marks[name] = given
     include = list(include or ())
     full = Model(bare_pairs, strength=strength, constraints=constraints, include=include,
-                 sub_models=sub_models, where=where)
+                 sub_models=sub_models, compile_axes=compile_axes, where=where)
     cases: list[tuple[int, int, str | None]] = []
     valid_to_full: list[tuple[int, ...]] = []
     valid_pairs: list[tuple[str, tuple[Any, ...]]] = []
@@ -242,7 +243,8 @@ def split_model(
         # holds" among the valid values only by design
         warnings.simplefilter("ignore", PairwiseWarning)
         valid = Model(valid_pairs, strength=full.strength, constraints=constraints, include=valid_include,
-                      sub_models=sub_models, where=where)
+                      sub_models=sub_models, compile_axes=[full.axes[a].name for a in full.compile_axes],
+                      where=where)
         parts = _parts(full, cases, valid_pairs, constraints, case_include, where)
     return Split(full, valid, tuple(cases), tuple(parts), tuple(valid_to_full))
 

@@ -128,8 +128,8 @@ def test_check_reports_missing_violating_and_unknown(tmp_path: Path, capsys: pyt
     rows.write_text("dtype,padded_a,bias_mode,xnorm\nfp32,false,2,false\nfp8,true,0,true\n")
     code, out, _ = run(capsys, "check", str(model), str(rows), "--show-missing")
     assert code == ExitCode.COVERAGE_BELOW
-    assert "VIOLATION row 0" in out
-    assert "OUTSIDE MODEL row 1: 'dtype' has no value fp8" in out
+    assert "VIOLATION row 1" in out  # rows numbered from 1 (issue 38 item 19)
+    assert "OUTSIDE MODEL row 2: 'dtype' has no value fp8" in out
     assert "missing: {" in out
     code, out, _ = run(capsys, "check", str(model), str(rows), "--format", "json", "--fail-under", "0")
     doc = json.loads(out)

@@ -118,6 +118,21 @@ def test_a_failing_replace_leaves_the_file_and_no_temporary(
     assert f.read_text() == OPTIONS3 and [p.name for p in tmp_path.iterdir()] == ["test_r.py"]
 
 
+def test_a_symlinked_test_file_converts_its_target_and_stays_a_link(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 38 item 15: --write replaced the link with a converted regular file and left
+    the real file unconverted."""
+    real = tmp_path / "src" / "test_real.py"
+    real.parent.mkdir()
+    real.write_text(OPTIONS3)
+    link = tmp_path / "test_link.py"
+    link.symlink_to(real)
+    assert main(["convert", "--write", "--no-check", str(link)]) == 0
+    assert link.is_symlink() and "@pairwise(" in real.read_text()
+    assert f"wrote {real}" in capsys.readouterr().err
+
+
 # -- 2. never a module that does not collect -------------------------------------------------------
 def test_a_conversion_that_does_not_collect_is_not_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
@@ -148,8 +163,11 @@ def test_an_axis_named_like_a_decorator_option_uses_the_mapping_form(tmp_path: P
     before = _ids(f)
     assert main(["convert", "--write", str(f)]) == 0
     text = f.read_text()
-    assert f'{{"dtype": ["fp16", "bf16"], "flag": [True, False], "{axis}": ["gelu", "silu", None]}}' in text \
-        .replace("'", '"')
+    # one axis a line with trailing commas (issue 35): what ruff's formatter keeps as it is
+    assert (
+        '@pairwise(\n    {\n        "dtype": ["fp16", "bf16"],\n        "flag": [True, False],\n'
+        f'        "{axis}": ["gelu", "silu", None],\n    }},\n    ids="stacked",\n)\n'
+    ) in text
     assert _ids(f, "--pairwise-mode=full") == before
     assert len(_ids(f)) < len(before)
 
@@ -234,11 +252,12 @@ def test_tuple_argnames_of_one_name_pass_the_value_not_a_tuple(tmp_path: Path) -
 
         @pytest.mark.parametrize(("m",), [(1,), (2,)])
         @pytest.mark.parametrize(["dtype"], [["fp16"], ["bf16"]])
-        def test_t(m, dtype):
+        @pytest.mark.parametrize("flag", [True, False])
+        def test_t(m, dtype, flag):
             assert m in (1, 2) and dtype in ("fp16", "bf16")
         ''')
-    res = convert_source(src, "t.py", options=["m", "dtype"])
-    assert res.converted == {"test_t": ["m", "dtype"]}
+    res = convert_source(src, "t.py", options=["m", "dtype", "flag"])
+    assert res.converted == {"test_t": ["m", "dtype", "flag"]}
     assert 'm=[1, 2]' in res.new and 'dtype=["fp16", "bf16"]' in res.new
     f = tmp_path / "test_t.py"
     f.write_text(src)
@@ -248,6 +267,25 @@ def test_tuple_argnames_of_one_name_pass_the_value_not_a_tuple(tmp_path: Path) -
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(f)],
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stdout
+
+
+def test_node_ids_in_a_shuffled_collection_order_are_the_original_ids(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 38 item 17: under pytest-randomly (collection order shuffled in each of the
+    two checking collections) convert said "node ids in another order" for identical
+    ids. Simulated here by a conftest that reverses the converted file's collection."""
+    (tmp_path / "conftest.py").write_text(textwrap.dedent('''\
+        def pytest_collection_modifyitems(items):
+            if any("_pwconvert_" in item.nodeid for item in items):
+                items.reverse()
+        '''))
+    f = tmp_path / "test_shuffled.py"
+    f.write_text(OPTIONS3)
+    assert main(["convert", "--write", str(f)]) == 0
+    err = capsys.readouterr().err
+    assert "gives the 24 original node ids" in err, err
+    assert "another order" not in err and "@pairwise(" in f.read_text()
 
 
 # -- 4. node ids kept in full mode ------------------------------------------------------------------

@@ -25,6 +25,13 @@ def test_gemm(dtype, bias_mode, xnorm, padded_a):
 """
 
 
+@pytest.fixture(autouse=True)
+def _no_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read whole report lines: no caller's ``COLUMNS`` (xdist workers may have
+    one), under which the table is stacked and summary lines wrapped (tests/report/conftest.py)."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+
+
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
     code = int(main(list(args)))
     return code, capsys.readouterr().out

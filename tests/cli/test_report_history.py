@@ -48,3 +48,39 @@ def test_terminal_markdown_and_json(history: Path, capsys: pytest.CaptureFixture
 def test_a_missing_history_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", "--history", str(tmp_path / "none.json")]) == ExitCode.USAGE_ERROR
     assert "--history: no history file at" in capsys.readouterr().err
+
+
+def test_fail_under_gates_the_accumulated_coverage(history: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 35: --fail-under and --strength were ignored under --history (exit 0 at 94.7%)."""
+    assert main(["report", "--history", str(history), "--fail-under", "100"]) == ExitCode.OK
+    capsys.readouterr()
+    # three runs reach 100% at t+1 (the test above); the last run alone does not
+    assert main(["report", "--history", str(history), "--fail-under", "100", "--strength", "3"]) == ExitCode.OK
+    capsys.readouterr()
+    code = main(["report", "--history", str(history), "--last", "1", "--fail-under", "99", "--strength", "3"])
+    assert code == ExitCode.COVERAGE_BELOW
+    err = capsys.readouterr().err
+    assert "below --fail-under: test_k.py::test_k: 3-way" in err and "over 1 runs < 99%" in err
+    # strength 2 (the table's own) is met by every run, so the same window passes at t
+    assert main(["report", "--history", str(history), "--last", "1", "--fail-under", "100"]) == ExitCode.OK
+    capsys.readouterr()
+    code = main(["report", "--history", str(history), "--fail-under", "100", "--strength", "5"])
+    assert code == ExitCode.USAGE_ERROR
+    assert "strength 5 is not recorded (the history measures t=2 to t+2=4)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("extra", [["--plot", "h.png"], ["--grouped", "a,b"], ["--show-missing"],
+                                   ["--option-axes", "dtype"]])
+def test_options_of_a_collection_are_refused(history: Path, capsys: pytest.CaptureFixture[str],
+                                             extra: list[str]) -> None:
+    assert main(["report", "--history", str(history), *extra]) == ExitCode.USAGE_ERROR
+    err = capsys.readouterr().err
+    assert f"{extra[0]} does not apply to it" in err or f"{extra[0]}," in err
+
+
+def test_last_without_history_and_run_with_history_are_refused(history: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", "--last", "2", str(history.parent / "test_k.py")]) == ExitCode.USAGE_ERROR
+    assert "--last N applies to --history" in capsys.readouterr().err
+    assert main(["report", "--run", "r.json", "--history", str(history)]) == ExitCode.USAGE_ERROR
+    assert "--run FILE and --history PATH are two reports" in capsys.readouterr().err

@@ -156,8 +156,14 @@ def test_constraint_with_keyword_only_and_default_params():
     assert m.exclusions[0].forbidden == frozenset({(0, 0), (1, 1)})
 
 
-def test_constraint_returning_non_bool_is_truthiness():
-    m = Model({"a": [0, 1], "b": [0, 1]}, constraints=[lambda a: a])  # forbids a == 0
+def test_constraint_returning_non_bool_is_an_error():
+    """Issue 35 replaced truthiness (``lambda a: a`` forbade a == 0) with one rule: a
+    predicate returns a bool; ``bool(...)`` says truthiness on purpose."""
+    from pairwise_param.errors import InvalidConstraint
+
+    with pytest.raises(InvalidConstraint, match=r"lambda a: a returned 0 \(int, not a bool\)"):
+        Model({"a": [0, 1], "b": [0, 1]}, constraints=[lambda a: a])
+    m = Model({"a": [0, 1], "b": [0, 1]}, constraints=[lambda a: bool(a)])  # forbids a == 0
     assert m.exclusions[0].forbidden == frozenset({(0,)})
 
 
@@ -339,7 +345,7 @@ def test_axis_names_need_not_be_identifiers():
 
     axes = {"bias-mode": [0, 1], "my axis": [1, 2], "if": [1, 2], "ok": [0, 1]}
     t = cover(axes, constraints=[{"never": {"bias-mode": 1, "if": 2}}, lambda ok: ok in (0, 1), "ok in [0, 1]"])
-    assert t.model.constraints[0].label == "never bias-mode=1, if=2(bias-mode, if)"
+    assert t.model.constraints[0].label == "never bias-mode=1, if=2"
     assert not any(r["bias-mode"] == 1 and r["if"] == 2 for r in t)
     assert measure(t.model, list(t)).complete
     with pytest.raises(UnknownAxis, match="unknown axis 'my_axis'; did you mean 'my axis'"):
@@ -445,3 +451,38 @@ def test_an_effort_of_hours_is_refused_with_an_explanation():
     with pytest.raises(InvalidArgument, match=r"effort=1000 is above the largest level 16: .* could run for 666 minutes"):
         cover({"a": [1, 2], "b": [1, 2]}, effort=1000)
     assert len(cover({"a": [1, 2], "b": [1, 2]}, effort=MAX_EFFORT)) == 4
+
+
+def test_a_predicate_that_returns_none_is_an_error_naming_it_the_row_and_the_value():
+    """Regression (issue 35): a ``def`` predicate missing its final ``return True`` returned
+    None for bf16, which Python reads as False: bf16 silently never ran and the report said
+    100%.  Now the model refuses it, naming the predicate, the row and the value."""
+    from pairwise_param.errors import InvalidConstraint
+
+    def ok(dtype, fused):
+        if dtype == "bf16" and fused:
+            return False
+        if dtype == "fp16":
+            return True
+
+    with pytest.raises(InvalidConstraint) as info:
+        cover({"dtype": ["fp16", "bf16"], "fused": [False, True], "act": ["relu", "gelu"]}, constraints=[ok])
+    text = str(info.value)
+    assert "constraint ok(dtype, fused) returned None" in text
+    assert "dtype='bf16', fused=False" in text
+    assert "return True" in text
+
+
+def test_a_predicate_must_return_a_bool_numpy_bool_allowed():
+    """The one rule (docs/constraints): True/False or numpy.bool_; any other value is an error."""
+    from pairwise_param.errors import InvalidConstraint
+
+    axes = {"a": [0, 1, 2], "b": ["x", "y"]}
+    with pytest.raises(InvalidConstraint, match=r"returned 0 \(int, not a bool\) when called with a=0"):
+        cover(axes, constraints=[lambda a: a])
+    with pytest.raises(InvalidConstraint, match=r"returned 'x' \(str, not a bool\)"):
+        cover(axes, constraints=[lambda a, b: a == 0 or b])
+    assert len(cover(axes, constraints=[lambda a: bool(a)])) == 4
+    np = pytest.importorskip("numpy")
+    rows = cover(axes, constraints=[lambda a: np.int64(a) > 0])
+    assert {r["a"] for r in rows} == {1, 2}

@@ -7,8 +7,9 @@
   in order, in one namespace (a later block may use an earlier one's names), as a reader
   would paste them.  Blocks that are fragments by design are listed in ``FRAGMENTS``
   with the reason; a listed block that no longer exists fails, so the list cannot rot.
-  A block that only includes a file (``--8<-- "docs/examples/..."``) shows a test file
-  that ``gen_examples.py`` runs with pytest, so it must be one of that script's commands.
+  A block that only includes a file (``--8<-- "docs/examples/..."``), or a copy of it
+  inlined by ``gen_examples.py`` (the tutorial, the how-tos), shows a test file that
+  ``gen_examples.py`` runs with pytest, so it must be one of that script's commands.
 """
 
 from __future__ import annotations
@@ -47,6 +48,16 @@ def _rel(page: Path) -> str:
     return page.relative_to(ROOT).as_posix()
 
 
+def _inlined(page: Path) -> dict[str, str]:
+    """The copy -> the file of each file inlined into ``page`` (``docs/gen_examples.py``)."""
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        import gen_examples
+    finally:
+        sys.path.remove(str(ROOT / "docs"))
+    return {copy: path for path, copy in gen_examples.inlined_blocks(page.read_text())}
+
+
 def _generated_commands() -> set[str]:
     sys.path.insert(0, str(ROOT / "docs"))
     try:
@@ -72,9 +83,12 @@ def test_fragment_list_names_existing_blocks() -> None:
 def test_python_examples_run(page: Path, capsys: pytest.CaptureFixture[str]) -> None:
     namespace: dict[str, object] = {"__name__": f"docs_example_{page.stem}"}
     ran = 0
+    inlined = _inlined(page)
     for block in _blocks(page):
         if (_rel(page), block.splitlines()[0]) in FRAGMENTS:
             continue
+        if block in inlined:  # a test file inlined for raw reading: as an include, below
+            block = f'--8<-- "{inlined[block]}"\n'
         if (inc := SNIPPET.match(block.strip())) is not None:
             assert inc.group(1) in _generated_commands(), (
                 f"{_rel(page)} shows {inc.group(1)}, which docs/gen_examples.py never runs")

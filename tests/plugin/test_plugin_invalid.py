@@ -89,9 +89,10 @@ def test_a(a, b):
     assert result.ret == pytest.ExitCode.INTERRUPTED
 
 
-def test_report_counts_the_negative_part_apart(pytester: pytest.Pytester) -> None:
+def test_report_counts_the_negative_part_apart(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
+    monkeypatch.delenv("COLUMNS", raising=False)  # one line per test (a narrow COLUMNS stacks the table)
     pytester.makepyfile(test_neg=SUITE)
     result = pytester.run(sys.executable, "-m", "pairwise_param.cli", "report", "test_neg.py", "--show-missing")
     out = result.stdout.str()

@@ -27,6 +27,10 @@ def test_one_hot(a, b, c):
 def test_gap(dtype, bias, fused):
     pass
 
+@pytest.mark.parametrize("dtype,fused,unroll", [("f16", True, 1), ("f16", False, 1), ("bf16", True, 2), ("bf16", False, 2)])
+def test_unsure(dtype, fused, unroll):
+    pass
+
 @pytest.mark.pairwise_cases
 @pytest.mark.parametrize("dtype,bias,fused", [("f16", True, True), ("f16", False, False), ("bf16", True, False)])
 def test_gap_said_cases(dtype, bias, fused):
@@ -61,20 +65,22 @@ def test_default_rule_on_a_suite(pytester: pytest.Pytester, capsys: pytest.Captu
     pytester.makepyfile(test_suite=SUITE)
     code, doc = report_json(capsys, "--strength", "2", "--fail-under", "100")
     tests = by_function(doc)
-    for name in ("test_square", "test_quant", "test_one_hot", "test_gap_said_cases"):
+    for name in ("test_square", "test_quant", "test_one_hot", "test_gap", "test_gap_said_cases"):
         t = tests[name]
         assert t["tables"] == [] and t["full_product"] == t["collected"] == 3, name
         assert [a["kind"] for a in t["axes"]] == ["grouped"], name
     assert any("repeat an earlier row" in n and "row 2" in n for n in tests["test_square"]["notes"])
     assert any("case table" in n and "expected" in n for n in tests["test_square"]["notes"])
-    # a short list (3 rows over 2x2x2, no more rows than values) is uncertain: its coverage
-    # is shown, FULL counts its rows, and it neither fails the gate nor enters the totals
-    gap = tests["test_gap"]
-    assert [tb["verdict"] for tb in gap["tables"]] == ["uncertain"]
-    assert "short list" in gap["tables"][0]["verdict_reason"]
-    assert gap["full_product"] == 3 and gap["tables"][0]["full_product"] == 8
-    assert gap["tables"][0]["coverage"][0]["percent"] < 100 and not gap["below_fail_under"]
-    assert any("uncertain table" in n and "pairwise_options" in n for n in gap["notes"])
+    # a short list (3 rows over 2x2x2, below 3/4 of a covering table's 4) is a case table
+    assert any("case table" in n and "short list" in n for n in tests["test_gap"]["notes"])
+    # options at a covering table's size but for an int column that may be sizes or codes
+    # (unroll): uncertain, coverage shown, FULL counts its rows, never in the totals nor the gate
+    unsure = tests["test_unsure"]
+    assert [tb["verdict"] for tb in unsure["tables"]] == ["uncertain"]
+    assert "'unroll'" in unsure["tables"][0]["verdict_reason"]
+    assert unsure["full_product"] == 4 and unsure["tables"][0]["full_product"] == 8
+    assert unsure["tables"][0]["coverage"][0]["percent"] < 100 and not unsure["below_fail_under"]
+    assert any("uncertain table" in n and "pairwise_options" in n for n in unsure["notes"])
     # marked pairwise_options, the same list is an option table and fails the gate
     said = tests["test_gap_said_options"]
     assert [tb["verdict"] for tb in said["tables"]] == ["option"] and said["full_product"] == 8

@@ -99,21 +99,32 @@ def test_every_column_is_explained_in_the_terminal_markdown_and_docs() -> None:
     assert '--8<-- "docs/generated/report_columns.md"' in (ROOT / "docs" / "cli.md").read_text()
 
 
-def test_the_terminal_table_fits_the_width_and_cuts_with_dots() -> None:
+def test_the_terminal_table_fits_the_width_and_keeps_test_names_whole() -> None:
+    """Issue 38 item 20: at 80 columns the table was 86-89 wide and test names were cut to
+    11 characters; a table too wide for the terminal is stacked (name and AXES on a line,
+    the numbers below, under the same headings), and AXES gives way to what is left."""
     report = _report()
     wide = render_terminal(report)
     assert "..." not in wide  # no width: never cut (a file, a pipe)
     def table_width(text: str) -> int:
         return max(len(line) for line in text.split("\n\n")[1].splitlines())
 
-    # as narrow as the cut columns may go (TEST, AXES, @PAIRWISE at their floors)
-    narrowest = table_width(render_terminal(report, width=1))
-    assert narrowest < table_width(wide)
-    for width in (table_width(wide) - 1, 100, narrowest):
+    for width in (table_width(wide) - 1, 100, 80, 70):
         text = render_terminal(report, width=width)
-        assert table_width(text) <= width and "..." in text
+        assert table_width(text) <= width
+        assert width != 80 or "[dtype:2 padded_a:2 ... -> 6/24] x ..." in text  # AXES cut beside the long name
         assert _header(text) == _header(wide)  # the columns stay, their text gives way
+        assert "\n  test_wvsplitk_with_a_long_name  [dtype:2 " in text  # the name whole
+    narrowest = table_width(render_terminal(report, width=1))
     assert table_width(render_terminal(report, width=40)) == narrowest  # never broken below the floors
+
+
+def test_summary_lines_are_wrapped_to_the_width() -> None:
+    report = _report()
+    for width in (64, 80):
+        lines = render_terminal(report, width=width).split("\n\ncolumns")[0].splitlines()
+        assert max(map(len, lines)) <= width, [line for line in lines if len(line) > width]
+    assert max(map(len, render_terminal(report, width=None).splitlines())) > 80  # a pipe: whole lines
 
 
 def test_axes_give_way_trailing_axes_first_then_inner_axes() -> None:
@@ -147,4 +158,35 @@ def test_the_command_fits_columns_and_never_cuts_a_file(
     monkeypatch.setenv("COLUMNS", "80")
     _, fitted, _ = run(capsys, "report")
     table = fitted.split("\n\n")[1].splitlines()
-    assert max(map(len, table)) <= 80 and "..." in fitted
+    assert max(map(len, table)) <= 80 and "[a:2 b:2 c:2 -> 3/8] x n:3" in fitted  # nothing cut that fits
+
+
+def test_the_variants_column_shows_only_with_compile_axes_in_every_renderer() -> None:
+    from pairwise_param.report.types import Variants
+
+    report = _report(False)
+    assert "VARIANTS" not in _header(render_terminal(report))
+    assert json.loads(render_json(report))["tests"][0]["variants"] is None
+    for test in report.tests:
+        test.tables[0].variants = Variants(4, 6, 8)
+    assert "VARIANTS" in _header(render_terminal(report))
+    terminal = render_terminal(report)
+    assert "4/6/8" in terminal and "8/12/16" in terminal  # per test, and the TOTAL sums them
+    assert "| 4/6/8 |" in render_markdown(report)
+    assert json.loads(render_json(report))["tests"][0]["variants"] == {"collected": 4, "plain": 6, "full": 8}
+
+
+def test_the_variants_column_on_a_real_compile_aware_table(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "test_ca.py").write_text(
+        "import pytest\nfrom pairwise_param import pairwise\n\n"
+        "@pairwise(norm=['rms', 'layer'], dtype=['bf16', 'fp16', 'fp32'], w=[False, True], b=[False, True],\n"
+        "          scale=['s', 'c', 'r'], shift=['s', 'c', 'r'], constraints=['w or not b'],\n"
+        "          compile_axes=['norm', 'dtype', 'w', 'b'])\n"
+        "def test_k(norm, dtype, w, b, scale, shift):\n    pass\n")
+    out = subprocess.run([sys.executable, "-m", "pairwise_param.cli", "report", str(tmp_path / "test_ca.py"),
+                          "--format", "json"], capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    variants = json.loads(out)["tests"][0]["variants"]
+    assert variants["collected"] == 7 and variants["full"] == 18 and variants["plain"] >= variants["collected"]

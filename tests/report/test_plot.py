@@ -21,7 +21,7 @@ pytest.importorskip("matplotlib.backends.backend_svg")
 SUITE = """
     import pytest
 
-    @pytest.mark.parametrize("a,b,c", [("p", True, "u"), ("p", False, "v"), ("q", True, "v")])
+    @pytest.mark.parametrize("a,b,c", [("p", True, "u"), ("p", False, "v"), ("q", True, "v"), ("q", False, "u")])
     def test_one(a, b, c):
         pass
 

@@ -74,3 +74,19 @@ def test_corrupt_files_say_why(tmp_path: Path, text: str, why: str) -> None:
     assert history is None
     assert "is corrupt" in problem
     assert re.search(why, problem), problem
+
+
+def test_writing_keeps_a_symlinked_history_a_link_and_its_mode(tmp_path: Path) -> None:
+    """Issue 38 item 15: the history replaced its symlink by a regular file (the
+    target never updated) and ended up mode 0600 (unreadable to a shared CI user)."""
+    real = tmp_path / "shared" / "history.json"
+    real.parent.mkdir()
+    write(real, History())
+    real.chmod(0o644)
+    link = tmp_path / "history.json"
+    link.symlink_to(real)
+    history = History().recorded([table_doc([[0, 0], [1, 2]], ran=[0, 1])])
+    write(link, history)
+    assert link.is_symlink()
+    assert read(real) == (history, "")
+    assert oct(real.stat().st_mode & 0o777) == oct(0o644)

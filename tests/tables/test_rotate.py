@@ -15,7 +15,7 @@ from sizing import examples
 
 from pairwise_param import Model, measure
 from pairwise_param.errors import InvalidArgument
-from pairwise_param.tables import rotate as rotate_module
+from pairwise_param.tables import rotate_plan as rotate_module
 from pairwise_param.tables.build import build_table, verified
 from pairwise_param.tables.rotate import SLACK, cycle_rows, level_scopes, max_rows, rotate
 

@@ -35,16 +35,22 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                       help="also convert option decorators that sit above a shape parametrize (their node ids "
                       "then list the @pairwise part first; by default only the bottom run is converted, so "
                       "--pairwise-mode=full keeps every node id)")
+    conv.add_argument("--keep-rows", action="store_true",
+                      help="flashinfer's parametrize_product: keep its hand-written regular rows as include= rows "
+                      "of the @pairwise table (default: the generated table replaces them)")
 
 
 # -- convert ---------------------------------------------------------------------------------------
 def run(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: TextIO) -> int:
     """``convert FILE[::TEST]``."""
     from pairwise_param.cli.convert import convert_source
-    from pairwise_param.cli.convert_file import atomic_write, collect_check, read_source
+    from pairwise_param.cli.convert_file import atomic_write, collect_check, line_length, read_source
 
     file_part, _, test = args.target.partition("::")
     path = Path(file_part)
+    if path.is_dir():
+        raise UsageError(f"{file_part!r} is a directory: convert takes one test file (FILE or FILE::TEST); "
+                         f"`pairwise-param report {file_part}` lists the tests it would convert")
     if not path.is_file():
         raise UsageError(f"{file_part!r}: file not found")
     options = None
@@ -52,7 +58,8 @@ def run(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: Text
         options = [n.strip() for n in args.options.split(",") if n.strip()]
         if not options:
             raise UsageError("--options needs at least one name")
-    result = convert_source(read_source(path), file_part, test=test or None, options=options, reorder=args.reorder)
+    result = convert_source(read_source(path), file_part, test=test or None, options=options, reorder=args.reorder,
+                            keep_rows=args.keep_rows, line_length=line_length(path))
     prefix = f"pairwise-param convert: {file_part}::"
     for name, axes in result.converted.items():
         note = f" ({result.notes[name]})" if name in result.notes else ""
@@ -65,7 +72,7 @@ def run(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: Text
         out.write(result.diff())
         return ExitCode.OK
     if args.check:
-        check = collect_check(path, result.new_bytes)
+        check = collect_check(path, result.new_bytes, original_args=result.full_args)
         if not check.converted_ok and check.original_ok:
             raise UsageError(f"{file_part}: not written: the converted file does not collect (the file is "
                               f"unchanged; convert one test with FILE::TEST, or name --options):\n{check.error}")
@@ -81,8 +88,9 @@ def run(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: Text
                       f"{len(check.full)} items for {len(check.original)}, node ids "
                       f"{'in another order' if not lost and len(check.full) == len(check.original) else 'changed'}"
                       f"{(': first missing ' + lost[0]) if lost else ''}\n")
-    atomic_write(path, result.new_bytes)
-    err.write(f"pairwise-param convert: wrote {file_part}\n")
+    written = atomic_write(path, result.new_bytes)
+    through = f" (through the link {file_part})" if path.is_symlink() else ""
+    err.write(f"pairwise-param convert: wrote {written if through else file_part}{through}\n")
     return ExitCode.OK
 
 

@@ -31,18 +31,19 @@ __all__ = ["COMMAND"]
 # -- the parser ------------------------------------------------------------------------------------
 REPORT_EPILOG = """\
 Option axes: the axes of each @pairwise mark form one option table. In tests
-without @pairwise, a multi-name parametrize is an option table (full product =
-product of its distinct values per name; coverage over the values that appear)
-unless its values are all plain ints (shapes such as "n,k,m") or one of its
-names takes a different value in every row (cases such as "dtype,atol"): then
-it is one grouped axis counted by its rows. A single name is one axis counted
-by its values. --option-axes replaces this rule, --grouped exempts marks from
-it.
+without @pairwise, a multi-name parametrize is read from the list itself, never
+from whether it covers its pairs: a case table (one grouped axis counted by its
+rows) when it shows a sign of cases (an expected/error column, shapes, a key
+column, a column of sizes, fewer rows than 3/4 of a covering table, one value
+favoured, ids=); else an option table (full product = product of its distinct
+values per name), complete or not, so a hole in it fails --fail-under. A
+single name is one axis counted by its values. --option-axes replaces this
+rule, --grouped exempts marks from it (docs/cli.md, "the rule").
 
 Exit codes: 0 ok, 1 coverage below --fail-under, 2 usage error,
-3 collection error. Arguments after `--` go to pytest unchanged.
+3 collection error, 5 no tests collected. Arguments after `--` go to pytest
+unchanged.
 """
-
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -118,10 +119,14 @@ def run(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: Text
     """``report``: a collection, or a finished run (``--run``) or the history (``--history``)."""
     from pairwise_param.cli import formats
 
+    if args.run is not None and args.history is not None:
+        raise UsageError("--run FILE and --history PATH are two reports: give one")
+    if args.last is not None and args.history is None:
+        raise UsageError("--last N applies to --history (the accumulated coverage of the last N runs)")
     if args.run is not None:
         return report_run(args, out, err)
     if args.history is not None:
-        return report_history(args, out)
+        return report_history(args, out, err)
     if args.print_schema:
         from pairwise_param.report.schema import REPORT_SCHEMA
 
@@ -150,6 +155,12 @@ def run(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: Text
                   "configuration), which counting from the marks cannot honour: collecting again with "
                   "--expand-items\n")
         return _rerun_items(args, pytest_args, out, err, show_progress)
+    from pairwise_param.report import names
+
+    if not collection.items and not collection.errors:  # nothing to gate: fail closed, as pytest does
+        err.write(f"pairwise-param report: error: {names.nothing_collected(args.paths, pytest_args)}\n")
+        return ExitCode.NO_TESTS
+    names.check_names(names.collected_names(collection), option_axes=args.option_axes, grouped=args.grouped)
 
     def tick(i: int, n: int) -> None:
         if show_progress and (i == n or i % 10 == 0):

@@ -182,12 +182,17 @@ def _plot_run(args: argparse.Namespace, doc: RunDocument, err: TextIO) -> None:
     err.write(f"pairwise-param report: wrote {path}\n")
 
 
-def report_history(args: argparse.Namespace, out: TextIO) -> int:
-    """``report --history PATH``: the accumulated coverage of the rotated tables."""
+def report_history(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``report --history PATH``: the accumulated coverage of the rotated tables;
+    ``--fail-under`` (and ``--strength``) gate it, options of a collection are refused."""
     from pairwise_param.runs import history
 
     if args.paths:
         raise UsageError("--history PATH reads the history file; give no test PATH")
+    unused = [flag for flag, given in _collection_only(args) if given]
+    if unused:  # refused, never ignored (--fail-under and --strength gate the accumulated coverage)
+        raise UsageError(f"--history reads the accumulated coverage of rotated runs; {', '.join(unused)} "
+                         "does not apply to it (drop --history, or drop the option)")
     if args.last is not None and args.last < 1:
         raise UsageError(f"--last {args.last}: give a number of runs >= 1")
     path = Path(args.history) if args.history else history.DEFAULT_PATH
@@ -197,4 +202,24 @@ def report_history(args: argparse.Namespace, out: TextIO) -> int:
     from pairwise_param.cli import formats
 
     out.write(formats.render("history", args.format, got, formats.Output(last=args.last)))
-    return ExitCode.OK
+    if args.fail_under is None:
+        return ExitCode.OK
+    if not got.tables:
+        err.write(f"pairwise-param report: error: --history {path}: no table recorded yet; nothing to gate\n")
+        return ExitCode.NO_TESTS
+    try:
+        short = history.below(got, args.fail_under, args.strength, args.last)
+    except ValueError as exc:
+        raise UsageError(f"--history --strength: {exc}") from None
+    err.writelines(f"pairwise-param report: below --fail-under: {line}\n" for line in short)
+    return ExitCode.COVERAGE_BELOW if short else ExitCode.OK
+
+
+def _collection_only(args: argparse.Namespace) -> list[tuple[str, bool]]:
+    """Options that only a collection (or a run file) gives a meaning: ``--history`` refuses them."""
+    return [("--option-axes", args.option_axes is not None), ("--grouped", bool(args.grouped)),
+            ("--include-unparametrized", args.include_unparametrized),
+            ("--progress / --no-progress", args.progress is not None), ("--plot", args.plot is not None),
+            ("--plot-test", args.plot_test is not None), ("--show-missing", bool(args.show_missing)),
+            ("--from-marks / --expand-items", getattr(args, "counting", "auto") != "auto"),
+            ("--strict-platform", bool(args.strict_platform))]

@@ -1,0 +1,187 @@
+"""Compile-aware tables: every t-tuple covered with the fewest kernel variants.
+
+A model may declare *compile axes* (:attr:`pairwise_param.model.IndexModel.compile_axes`):
+the axes whose values select a kernel variant (Triton constexprs, JIT template
+arguments).  A row's projection on them is its variant, and each distinct variant
+costs a compilation.  No complete table can use fewer variants than a covering array
+of the compile axes alone (every tuple over compile axes must appear in some row), so
+that is the target:
+
+1. **The variants.**  The compile model: the compile axes, each interaction scope
+   projected on them (a pair scope inside the compile axes stays a pair; a scope with
+   one compile axis asks for each of its values once), and as exclusions every
+   combination of compile values that no valid row of the whole model holds (an exact
+   projection of the constraints, enumerated: at most :data:`MAX_VARIANT_PRODUCT`
+   combinations).  The engine's own covering array of it is the variant list ``K``.
+2. **The rows.**  The whole model with one extra exclusion over the compile axes:
+   every combination outside ``K``.  The engine's table of that model covers every
+   tuple the restriction leaves coverable, and every row's variant is in ``K``.
+3. **Nothing lost.**  A tuple coverable in the model but not under the restriction
+   (constraints between compile and other axes can do that) gets one more variant,
+   the compile part of a valid row holding it (one variant per round serves every
+   lost tuple it can), and step 2 runs again; the answer says how many were added.
+
+The result is verified against the *unrestricted* model like every table
+(:func:`.verify.valid`): it covers every coverable tuple and breaks no constraint.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Sequence
+
+from pairwise_param.engine import EngineOptions, Generated, TupleRef
+from pairwise_param.errors import InvalidArgument
+from pairwise_param.feasibility import Feasibility, merge_exclusions
+from pairwise_param.model import IndexModel
+
+__all__ = ["compile_aware"]
+
+#: The compile axes' value combinations are enumerated (each checked for a valid
+#: completion); past this many the declaration is refused with the fix.
+MAX_VARIANT_PRODUCT = 1 << 16
+
+#: Rounds of step 3 (each adds at least one variant); a bound, never reached in practice.
+_MAX_ROUNDS = 64
+
+
+@dataclasses.dataclass(frozen=True)
+class Variants:
+    """The variant list of a compile-aware table: ``rows`` over the compile axes
+    (``axes``), the first ``planned`` of them the compile model's covering array, the
+    rest added so that no coverable tuple is lost."""
+
+    axes: tuple[int, ...]
+    rows: tuple[tuple[int, ...], ...]
+    planned: int
+
+    @property
+    def added(self) -> int:
+        return len(self.rows) - self.planned
+
+
+def _cells(n: int, axes: Sequence[int], values: Sequence[int]) -> list[int | None]:
+    cells: list[int | None] = [None] * n
+    for a, v in zip(axes, values):
+        cells[a] = v
+    return cells
+
+
+def _scopes(model: IndexModel, pos: dict[int, int]) -> tuple[tuple[int, ...], ...]:
+    """The interaction scopes projected on the compile axes; a projection inside a
+    longer one is dropped (covering the longer covers it)."""
+    projected = {tuple(pos[a] for a in s if a in pos) for s in model.interactions} - {()}
+    kept = [s for s in projected if not any(len(o) > len(s) and set(s) <= set(o) for o in projected)]
+    return tuple(sorted(kept, key=lambda s: (len(s), s)))
+
+
+def compile_model(model: IndexModel, feas: Feasibility) -> IndexModel:
+    """The model of the compile axes alone (step 1), constraints projected exactly."""
+    axes = model.compile_axes
+    sizes = tuple(model.sizes[a] for a in axes)
+    total = 1
+    for s in sizes:
+        total *= s
+    if total > MAX_VARIANT_PRODUCT:
+        raise InvalidArgument(
+            f"compile_axes span {total} value combinations (limit {MAX_VARIANT_PRODUCT}); declare only the "
+            "axes whose values select a kernel variant"
+        )
+    n = len(model.sizes)
+    pos = {a: i for i, a in enumerate(axes)}
+    # the user's exclusions among compile axes as written (so a model whose constraints keep
+    # compile and other axes apart gets exactly the array cover() gives those axes alone),
+    # then what the other constraints forbid on top of them, as one exclusion over all
+    inside = [(tuple(pos[a] for a in e.scope), e.forbidden) for e in model.exclusions if set(e.scope) <= set(axes)]
+    own = Feasibility(sizes, merge_exclusions(inside))
+    forbidden = frozenset(
+        combo for combo in itertools.product(*(range(s) for s in sizes))
+        if own.violates(combo) is None and not feas.completable(_cells(n, axes, combo))
+    )
+    exclusions = merge_exclusions([*inside, (tuple(range(len(axes))), forbidden)])
+    scopes = _scopes(model, pos)
+    return IndexModel(sizes, max(len(s) for s in scopes), scopes, exclusions, ())
+
+
+def _restricted(model: IndexModel, variants: Sequence[tuple[int, ...]]) -> tuple[IndexModel, Feasibility]:
+    """The whole model whose rows may only hold the listed variants (step 2)."""
+    axes = model.compile_axes
+    allowed = set(variants)
+    forbidden = frozenset(c for c in itertools.product(*(range(model.sizes[a]) for a in axes)) if c not in allowed)
+    exclusions = merge_exclusions(
+        [*((e.scope, e.forbidden) for e in model.exclusions), (axes, forbidden)]
+    )
+    restricted = dataclasses.replace(model, exclusions=exclusions, compile_axes=())
+    return restricted, Feasibility(restricted.sizes, restricted.exclusions)
+
+
+def _serves(feas: Feasibility, cells: list[int | None], axes: Sequence[int], variant: Sequence[int]) -> bool:
+    """Can a valid row hold both the tuple ``cells`` and ``variant``?"""
+    merged = list(cells)
+    for a, v in zip(axes, variant):
+        if merged[a] is not None and merged[a] != v:
+            return False
+        merged[a] = v
+    return feas.violates(merged) is None and feas.completable(merged)
+
+
+def _add_variant(model: IndexModel, feas: Feasibility, lost: Sequence[TupleRef]) -> tuple[int, ...]:
+    """The variant of a valid row holding the first lost tuple, chosen among the
+    completions so that it serves as many lost tuples as the greedy choice can."""
+    n, axes = len(model.sizes), model.compile_axes
+    cells = _cells(n, *lost[0])
+    first = feas.complete(cells)
+    assert first is not None, "a lost tuple is coverable by definition"
+    best = tuple(first[a] for a in axes)
+    best_served = sum(_serves(feas, _cells(n, *t), axes, best) for t in lost)
+    free = [a for a in axes if cells[a] is None]
+    sizes = [model.sizes[a] for a in free]
+    count = 1
+    for s in sizes:
+        count *= s
+    if count <= 256:  # few open compile cells: try each, keep the one serving the most lost tuples
+        for combo in itertools.product(*(range(s) for s in sizes)):
+            trial = list(cells)
+            for a, v in zip(free, combo):
+                trial[a] = v
+            variant = tuple(trial[a] for a in axes)
+            if variant == best or not _serves(feas, cells, axes, variant):  # type: ignore[arg-type]
+                continue
+            served = sum(_serves(feas, _cells(n, *t), axes, variant) for t in lost)  # type: ignore[arg-type]
+            if served > best_served:
+                best, best_served = variant, served  # type: ignore[assignment]
+    return best
+
+
+def compile_aware(
+    model: IndexModel, options: EngineOptions, feas: Feasibility, infeasible: frozenset[TupleRef]
+) -> tuple[Generated, Variants]:
+    """The table of ``model`` with the fewest variants (steps 1-3 above).
+    ``infeasible``: the tuples the unrestricted model cannot cover (the engine's
+    requirements); any other tuple missing under the restriction is lost and costs a
+    variant."""
+    from pairwise_param.engine.pipeline import run
+
+    axes = model.compile_axes
+    cmodel = compile_model(model, feas)
+    planned = list(run(cmodel, options, Feasibility(cmodel.sizes, cmodel.exclusions)).rows)
+    variants = list(planned)
+    for inc in model.include:  # a must-include row keeps a variant that can hold it
+        if not any(_serves(feas, list(inc), axes, v) for v in variants):
+            done = feas.complete(list(inc))
+            assert done is not None, "include rows are completable (Model checks them)"
+            variants.append(tuple(done[a] for a in axes))
+    planned_count = len(planned)
+    for _ in range(_MAX_ROUNDS):
+        restricted, rfeas = _restricted(model, variants)
+        generated = run(restricted, options, rfeas)
+        lost = [t for t in generated.infeasible if t not in infeasible]
+        if not lost:
+            method = f"variants {len(variants)}" + (f" (+{len(variants) - planned_count})" if len(variants) > planned_count else "")
+            return (
+                dataclasses.replace(generated, method=f"{method}: {generated.method}"),
+                Variants(axes, tuple(variants), planned_count),
+            )
+        variants.append(_add_variant(model, feas, lost))
+    raise AssertionError(f"pairwise_param engine: compile-aware table still loses tuples after {_MAX_ROUNDS} variants added")  # pragma: no cover
