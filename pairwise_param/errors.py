@@ -28,6 +28,7 @@ __all__ = [
     "PairwiseError",
     "PairwiseWarning",
     "RowOutsideModel",
+    "RunsDisagree",
     "StrengthError",
     "UnhashableValue",
     "UnknownAxis",
@@ -124,6 +125,11 @@ class InvalidInclude(InvalidModel):
 class InvalidRunFile(PairwiseError, ValueError):
     """A run file (``--pairwise-report``, pytest's cache) cannot be read: not JSON, another
     version, or malformed; the message names the place (``$.tables[3].rows[2]``)."""
+
+
+class RunsDisagree(PairwiseError, ValueError):
+    """Run files merged by ``report --run A B C`` hold one table built two ways (another
+    model, strength or rows): names the test and what differs."""
 
 
 class RowOutsideModel(PairwiseError, ValueError):

@@ -48,6 +48,10 @@ class Output:
     strengths: tuple[int, ...] | None = None
     #: ``report --history``: ``--last``
     last: int | None = None
+    #: ``report --run A B C``: the runs merged, what is wrong with the set, the platform (--per-platform)
+    runs: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+    platform: str = ""
 
 
 Renderer = Callable[[Any, Output], str]
@@ -122,7 +126,8 @@ def _run_text(doc: Any, o: Output, markdown: bool) -> str:
     from pairwise_param.runs.text import render_run
 
     return render_run(doc, list_limit=o.list_limit, fail_under=o.fail_under, strict=o.strict, strengths=o.strengths,
-                      show_missing=o.show_missing, markdown=markdown)
+                      show_missing=o.show_missing, markdown=markdown, runs=o.runs, problems=o.problems,
+                      platform=o.platform)
 
 
 @register("run", "terminal", "aligned table for a terminal")

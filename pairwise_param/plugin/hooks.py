@@ -66,7 +66,8 @@ class _State:
     """The session's state (a plain class: a dataclass costs about a millisecond
     to define, in every pytest run)."""
 
-    __slots__ = ("empty", "extra", "records", "results", "rows_for", "run", "settings", "summary", "tables", "use_disk")
+    __slots__ = ("collected", "empty", "extra", "records", "results", "rows_for", "run", "settings", "shard", "summary",
+                 "tables", "use_disk")
 
     def __init__(self, settings: modes.Settings, use_disk: bool) -> None:
         self.settings = settings
@@ -79,6 +80,8 @@ class _State:
         self.run: Any = None  # pairwise_param.plugin.outcomes.Run: tables and what their items did
         self.results: list[Any] | None = None  # the analysed tables (runs.document.RunTable), at session end
         self.rows_for: Any = None  # plugin.rotation.Rotation / Replay: --pairwise-rotate / --pairwise-replay
+        self.shard: Any = None  # runs.where.Shard: which shard of how many this run is (None: not sharded)
+        self.collected: int | None = None  # @pairwise items collected before a splitter chose
 
     def tables_for(self, config: pytest.Config) -> Any:
         """The session's table cache, created on first use (it imports the engine's side)."""
@@ -178,11 +181,33 @@ def pytest_configure(config: pytest.Config) -> None:
     use_disk = not settings.no_cache and getattr(config, "cache", None) is not None
     config.stash[_STATE] = state = _State(settings=settings, use_disk=use_disk)
     _SESSIONS[0] += 1  # taken back by pytest_unconfigure, which finds the state
+    if settings.shard:
+        state.shard = _shard(config, settings.shard)  # said by the user: a bad value fails now
     if settings.extra_rows is not None:
         from pairwise_param.plugin.followup import read_requests
 
         state.extra = read_requests(settings.extra_rows)
     _rows_for(config, state)
+
+
+def _shard(config: pytest.Config, given: str | None, usage: bool = True) -> Any:
+    """Which shard of how many this run is (``runs/where.py``: --pairwise-shard, the
+    splitters' options, the CI's variables).  A bad value is a usage error (``usage``),
+    or, read at session end from the CI's variables, a warning: the run file then says
+    no shard."""
+    options = {dest: config.getoption(dest, None) for dest in ("shard_id", "num_shards", "splits", "group")}
+    from pairwise_param.errors import PairwiseError, PairwiseWarning
+    from pairwise_param.runs.where import shard
+
+    try:
+        return shard(given, options, os.environ)
+    except PairwiseError as exc:
+        if usage:
+            raise pytest.UsageError(f"pairwise-param: {exc}") from None
+        import warnings
+
+        warnings.warn(PairwiseWarning(f"the run file says no shard: {exc}"), stacklevel=1)
+        return None
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -316,14 +341,20 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize(argnames, params, indirect=indirect)
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks, and before a splitter chooses
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """With ``--pairwise-extra-rows``: keep only the follow-up rows, each for the
+    """The @pairwise items collected before a splitter (pytest-shard, pytest-split: they
+    choose later) took this shard's part: a merge of the shards counts what never ran.
+    With ``--pairwise-extra-rows``: keep only the follow-up rows, each for the
     shapes asked (the rest is deselected, as ``-k`` would).  A table with compile axes
     runs variant by variant (:mod:`pairwise_param.plugin.variants`)."""
     state = config.stash.get(_STATE, None)
     if state is None:
         return
+    if state.records:
+        from pairwise_param.plugin.summary import test_base
+
+        state.collected = sum(1 for item in items if test_base(item) in state.records)
     if state.extra is not None:
         from pairwise_param.plugin.followup import select
 
@@ -382,6 +413,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
     # a plugin object for the rest of the session: only now does any hook run per item
     state.run = Run.collect(session.items, state.records, state.empty)
+    state.run.collected = state.collected
     if state.run.tracked:
         session.config.pluginmanager.register(state.run, "pairwise-param-outcomes")
 
@@ -417,8 +449,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         if hasattr(state.rows_for, "export"):
             workeroutput[_ROTATION_KEY] = state.rows_for.export()
         return
+    if state.run is not None and state.shard is None:
+        state.shard = _shard(session.config, state.settings.shard, usage=False)
     if state.run is not None and not session.config.getoption("collectonly", False) and (
-            state.run.payloads or state.run.empty):
+            state.run.payloads or state.run.empty or state.shard is not None):  # a shard writes even when empty
+        state.run.shard = state.shard
         state.results = state.run.finish(session.config, int(exitstatus))
         if _record_history(session.config, state) and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED

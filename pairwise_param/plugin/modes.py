@@ -46,7 +46,9 @@ The options (the entries of :data:`RUN_OPTIONS`, in ``pytest --help`` order):
   (``env:SGLANG_JIT_KERNEL_RUN_FULL_TESTS``); the first that is on sets the mode to
   ``full``, below ``--pairwise-mode`` and ``PAIRWISE_MODE`` and above ``pairwise_mode``
   (:func:`_full_when`; :func:`mode_why` says why for the summary line);
-* ``--pairwise-replay=RUNFILE``: the rows of a past run.
+* ``--pairwise-replay=RUNFILE``: the rows of a past run;
+* ``--pairwise-shard=I/N`` / ``PAIRWISE_SHARD``: this run is shard I of N (1-based), for
+  the run file (:mod:`pairwise_param.runs.where`).
 
 Per test (see :func:`effective`): settings on the decorator are floors, the
 run-time settings can only make a test more thorough, never less:
@@ -132,6 +134,9 @@ class Settings(NamedTuple):
     extra_rows: str | None = None
     #: ``--pairwise-replay``: a run file, or ``last`` (None: no replay)
     replay: str | None = None
+    #: ``--pairwise-shard`` / ``PAIRWISE_SHARD``: ``I/N``, this run is shard I of N (None: the
+    #: splitters' options or the CI's variables say, if anything: ``runs/where.py``)
+    shard: str | None = None
     #: ``pairwise_full_when``: the project's own switches of full mode (``--full``,
     #: ``env:SGLANG_JIT_KERNEL_RUN_FULL_TESTS``), as written
     full_when: tuple[str, ...] = ()
@@ -196,6 +201,18 @@ def _parse_full_when(text: str, source: str) -> tuple[str, ...]:
             "(env:SGLANG_JIT_KERNEL_RUN_FULL_TESTS); list the project's own switches of full mode"
         )
     return switches
+
+
+def _parse_shard(text: str, source: str) -> str:
+    """``I/N`` (1-based), checked by :func:`pairwise_param.runs.where.parse_shard`."""
+    from pairwise_param.errors import PairwiseError
+    from pairwise_param.runs.where import parse_shard
+
+    try:
+        parse_shard(text.strip(), source)
+    except PairwiseError as exc:
+        raise ModeError(exc.detail) from None
+    return text.strip()
 
 
 def _parse_file(text: str, source: str) -> str:
@@ -321,6 +338,12 @@ RUN_OPTIONS: tuple[RunOption, ...] = (
         "run exactly the rows each table ran in a past run: RUNFILE is a --pairwise-report file, or "
         "'last' (the last run, from pytest's cache).",
         metavar="RUNFILE",
+    ),
+    RunOption(
+        "shard", "--pairwise-shard",
+        "this run is shard I of N (1-based), recorded in the run file so that `pairwise-param report --run` "
+        "merges the shards; only where no splitter (pytest-shard, pytest-split) or CI variable says it.",
+        env="PAIRWISE_SHARD", parse=_parse_shard, metavar="I/N",
     ),
 )
 

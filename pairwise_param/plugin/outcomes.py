@@ -34,7 +34,9 @@ are lost ("crashed: ...") and the gate fails.
 
 from __future__ import annotations
 
+import os
 import warnings
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -171,6 +173,12 @@ class Run:
         #: the pytest-xdist controller: records every report it is forwarded (it collects no
         #: items, so it cannot know which are tracked until the workers' payloads arrive)
         self.controller = False
+        #: @pairwise items collected before a splitter chose (None: unknown)
+        self.collected: int | None = None
+        #: runs.where.Shard of this run (None: not sharded)
+        self.shard: Any = None
+        #: runs.where.Platform a worker saw (the controller imports no torch)
+        self.platform: Any = None
 
     # -- collection -------------------------------------------------------------
     @classmethod
@@ -260,7 +268,9 @@ class Run:
     # -- xdist ---------------------------------------------------------------------
     def export(self) -> dict[str, Any]:
         """What a worker sends to the controller."""
-        return {"payloads": self.payloads, "outcomes": self.outcomes, "empty": self.empty}
+        platform = _platform()
+        return {"payloads": self.payloads, "outcomes": self.outcomes, "empty": self.empty, "collected": self.collected,
+                "platform": None if platform is None else [platform.name, platform.device]}
 
     def merge(self, part: dict[str, Any]) -> None:
         """Take a worker's part: its tables (the first worker's; all collect the
@@ -269,6 +279,12 @@ class Run:
             self.payloads = list(part.get("payloads", []))
         if not self.empty:
             self.empty = list(part.get("empty", []))
+        if self.collected is None:
+            self.collected = part.get("collected")
+        if self.platform is None and part.get("platform"):
+            from pairwise_param.runs.where import Platform
+
+            self.platform = Platform(*part["platform"])
         for nodeid, outcome in part.get("outcomes", {}).items():
             # the controller's own record of a report is the truth; a worker's fills the gaps
             self.outcomes.setdefault(nodeid, outcome)
@@ -279,9 +295,11 @@ class Run:
         from pairwise_param.runs.analysis import analyze_table, run_document
         from pairwise_param.runs.document import dump, to_json
         from pairwise_param.runs.text import lost_at_run_time, warning_text
+        from pairwise_param.runs.where import build_id
 
         tables = [analyze_table(p, self.outcomes) for p in self.payloads if p["items"]]
-        doc = run_document(tables, exitstatus, self.empty)
+        doc = replace(run_document(tables, exitstatus, self.empty), shard=self.shard, build=build_id(os.environ),
+                      platform=_platform() or self.platform, collected=self.collected)
         path = config.getoption("pairwise_report", None)
         if path:
             target = Path(path)
@@ -309,6 +327,16 @@ class Run:
                 except PairwiseWarning:  # -W error::...PairwiseWarning: the run fails (hooks.py)
                     self.raised = True
         return tables
+
+
+def _platform() -> Any:
+    """The platform (runs/where.py) as far as this process can tell: torch only when the
+    tests already imported it (never imported here)."""
+    import sys
+
+    from pairwise_param.runs.where import platform
+
+    return platform(os.environ, sys.modules.get("torch"))
 
 
 def _signature(report: Any) -> str:

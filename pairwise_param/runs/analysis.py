@@ -145,9 +145,12 @@ def natural(text: str) -> list[Any]:
     return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", text)]
 
 
-def _shapes(items: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The shape groups of a table, in natural order (independent of collection order)."""
-    return sorted(dict.fromkeys(i["shape"] for i in items), key=natural)
+def _groups(items: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
+    """The items of each shape (in item order), the shapes in natural order: one pass."""
+    by: dict[str, list[Mapping[str, Any]]] = {}
+    for i in items:
+        by.setdefault(i["shape"], []).append(i)
+    return {shape: by[shape] for shape in sorted(by, key=natural)}
 
 
 def _coverable(doc: Mapping[str, Any]) -> int | None:
@@ -170,7 +173,7 @@ def _coverage(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]], axes: 
     rows, scopes = doc["rows"], doc["scopes"]
     order = {tuple(s): k for k, s in enumerate(scopes)}
     every_row = set(range(len(rows)))
-    groups = {shape: [i for i in items if i["shape"] == shape] for shape in _shapes(items)}
+    groups = _groups(items)
     # the rows are only enumerated when some shape of the table lost a row (large tables stay cheap)
     lossy = any(
         {i["row"] for i in g if is_executed(i)} != every_row for g in groups.values() if any(map(is_executed, g))
@@ -243,8 +246,9 @@ def _suggestion(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]], shap
     executed item of the shape holds (the same ranking as for failures)."""
     rows = doc["rows"]
     found: dict[tuple[tuple[int, int], ...], list[str]] = {}
+    by_shape = _groups(items)
     for shape in shapes:
-        group = [i for i in items if i["shape"] == shape]
+        group = by_shape.get(shape, [])
         ran = [rows[i["row"]] for i in group if is_executed(i)]
         by_reason: dict[str, list[Sequence[int]]] = {}
         for i in group:
@@ -270,8 +274,7 @@ def _suggestion(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]], shap
 def _suspicious(doc: Mapping[str, Any], items: Sequence[Mapping[str, Any]], axes: Sequence[Axis]) -> list[dict[str, Any]]:
     rows = doc["rows"]
     out = []
-    for shape in _shapes(items):
-        group = [i for i in items if i["shape"] == shape]
+    for shape, group in _groups(items).items():
         passing = [rows[i["row"]] for i in group if i["outcome"] == "passed"]
         signatures = list(dict.fromkeys(i["signature"] or "?" for i in group if i["outcome"] in FAILURES))
         for sig in signatures:

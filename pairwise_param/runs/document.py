@@ -23,6 +23,7 @@ from typing import Any
 
 from pairwise_param.errors import InvalidRunFile
 from pairwise_param.runs.schema import SCHEMA_ID, SCHEMA_VERSION, problems
+from pairwise_param.runs.where import Platform, Shard
 
 __all__ = [
     "Absent", "Axis", "Candidate", "Combination", "Counts", "Coverage", "EmptyTable", "Group", "Item", "Lost",
@@ -204,11 +205,19 @@ class EmptyTable:
 
 @dataclass(frozen=True)
 class RunDocument:
-    """A whole run file: pytest's exit status, the tables, the holes."""
+    """A whole run file: pytest's exit status, the tables, the holes, and where it ran."""
 
     exitstatus: int
     tables: tuple[RunTable, ...]
     empty: tuple[EmptyTable, ...] = ()
+    #: which shard of how many (None: not sharded, or a v1 file)
+    shard: Shard | None = None
+    #: the CI build (None: unknown)
+    build: str | None = None
+    #: the platform (None: unknown)
+    platform: Platform | None = None
+    #: the @pairwise items collected before a splitter chose (None: unknown)
+    collected: int | None = None
     schema_version: int = SCHEMA_VERSION
     #: where it was read from ("" when built in memory), for messages
     source: str = field(default="", compare=False)
@@ -280,6 +289,10 @@ def document_from_json(doc: Any, source: str = "") -> RunDocument:
         empty=tuple(EmptyTable(e["test"], tuple(e["location"]), tuple(e["axes"])) for e in doc.get("empty", [])),
         schema_version=doc["schema_version"],
         source=source,
+        shard=Shard(**doc["shard"]) if doc.get("shard") else None,
+        build=doc.get("build"),
+        platform=Platform(**doc["platform"]) if doc.get("platform") else None,
+        collected=doc.get("collected"),
     )
 
 
@@ -363,6 +376,11 @@ def to_json(doc: RunDocument) -> dict[str, Any]:
     """The document as JSON data, keys in the layout's order (pytest's cache stores this)."""
     return {
         "schema": SCHEMA_ID, "schema_version": SCHEMA_VERSION, "exitstatus": doc.exitstatus,
+        "shard": None if doc.shard is None else {"index": doc.shard.index, "count": doc.shard.count,
+                                                 "source": doc.shard.source},
+        "build": doc.build,
+        "platform": None if doc.platform is None else {"name": doc.platform.name, "device": doc.platform.device},
+        "collected": doc.collected,
         "tables": [table_to_json(t) for t in doc.tables],
         "empty": [{"test": e.test, "location": list(e.location), "axes": list(e.axes)} for e in doc.empty],
     }

@@ -5,15 +5,21 @@ analysis: :mod:`pairwise_param.runs.analysis`), and ``pairwise-param report --ru
 FILE`` and ``pairwise-param localize`` read it back from the file or from pytest's
 cache (``config.cache.get("pairwise/lastrun", None)``).
 
-The run file (``--pairwise-report=FILE``; schema ``pairwise-param/run`` v1, JSON Schema
+The run file (``--pairwise-report=FILE``; schema ``pairwise-param/run`` v2, v1 still read; JSON Schema
 in ``pairwise_param/runs/run.schema.json`` = :data:`RUN_SCHEMA`)
 --------------------------------------------------------------------------------------
 A *cell* is ``[axis index, value index]``; a *combination* is a list of cells
 sorted by axis (``text`` spells it ``{dtype=bf16, xnorm=True}`` with value
 labels).  Top level::
 
-    {"schema": "pairwise-param/run", "schema_version": 1,
+    {"schema": "pairwise-param/run", "schema_version": 2,
      "exitstatus": 1,                    # pytest's exit status of the run
+     "shard": {"index": 0, "count": 3,   # which shard of how many (index 0-based; null: not sharded)
+               "source": "pytest-shard --shard-id/--num-shards"},   where that was read
+     "build": "1234-1",                  # the CI build (null: unknown; runs/where.py lists the variables)
+     "platform": {"name": "cuda", "device": "NVIDIA H100"},   # null: unknown (torch never imported)
+     "collected": 120,                   # @pairwise items collected before a splitter chose (null: unknown)
+                                         # (v2; a v1 file reads as null for these four)
      "tables": [TABLE, ...],             # one per @pairwise mark of a test that had items
      "empty": [{"test": "tests/test_k.py::test_k", "location": ["tests/test_k.py", 12],
                 "axes": ["dtype"]}]}     # tests whose table is a hole: an axis without values
@@ -96,10 +102,12 @@ from typing import Any
 
 from pairwise_param.contract import MODES
 
-__all__ = ["OUTCOMES", "RUN_SCHEMA", "SCHEMA_ID", "SCHEMA_VERSION", "problems"]
+__all__ = ["OUTCOMES", "READS", "RUN_SCHEMA", "SCHEMA_ID", "SCHEMA_VERSION", "problems"]
 
 SCHEMA_ID = "pairwise-param/run"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: the versions this pairwise-param reads (a v1 file: no shard, build, platform, collected)
+READS = (1, 2)
 #: an item's outcome in the run file
 OUTCOMES = ("passed", "failed", "error", "skipped", "xfailed", "xpassed", "not_run")
 
@@ -113,6 +121,10 @@ _COMBO_TEXT = {
     "required": ["combination", "text"],
     "properties": {"combination": _COMBO, "text": _STR},
 }
+#: an item's "when" ("crash": it crashed its xdist worker; "": it never ran)
+_WHENS = ("setup", "call", "teardown", "crash", "")
+#: a row: value indices
+_INDICES = {"type": "array", "items": _INT}
 _ITEM = {
     "type": "object",
     "required": ["nodeid", "row", "shape", "outcome", "when", "signature", "reason"],
@@ -121,7 +133,7 @@ _ITEM = {
         "row": _INT,
         "shape": _STR,
         "outcome": {"enum": list(OUTCOMES)},
-        "when": {"enum": ["setup", "call", "teardown", "crash", ""]},
+        "when": {"enum": list(_WHENS)},
         "signature": {"type": ["string", "null"]},
         "reason": {"type": ["string", "null"]},
     },
@@ -212,7 +224,7 @@ _TABLE = {
             },
         },
         "scopes": {"type": "array", "items": {"type": "array", "items": _INT}},
-        "rows": {"type": "array", "items": {"type": "array", "items": _INT}},
+        "rows": {"type": "array", "items": _INDICES},
         "row_ids": _TEXTS,
         "infeasible": {"type": "array", "items": _COMBO},
         "absent": {
@@ -246,14 +258,26 @@ _EMPTY: dict[str, Any] = {
 #: JSON Schema (draft 2020-12) of the run file; ``pairwise_param/runs/run.schema.json`` is this, checked in
 RUN_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "$id": "https://pairwise-param.invalid/schemas/run-v1.json",
+    "$id": "https://pairwise-param.invalid/schemas/run-v2.json",
     "title": "pairwise-param run (executed coverage and suspicious combinations)",
     "type": "object",
     "required": ["schema", "schema_version", "exitstatus", "tables"],
     "properties": {
         "schema": {"const": SCHEMA_ID},
-        "schema_version": {"const": SCHEMA_VERSION},
+        "schema_version": {"enum": list(READS)},
         "exitstatus": {"type": "integer"},
+        "shard": {
+            "type": ["object", "null"],
+            "required": ["index", "count", "source"],
+            "properties": {"index": _INT, "count": {"type": "integer", "minimum": 1}, "source": _STR},
+        },
+        "build": {"type": ["string", "null"]},
+        "platform": {
+            "type": ["object", "null"],
+            "required": ["name", "device"],
+            "properties": {"name": _STR, "device": _STR},
+        },
+        "collected": {"type": ["integer", "null"], "minimum": 0},
         "tables": {"type": "array", "items": _TABLE},
         "empty": {"type": "array", "items": _EMPTY},
     },
@@ -304,8 +328,36 @@ def _check(value: Any, schema: dict[str, Any], where: str, out: list[str], limit
         if "maxItems" in schema and len(value) > schema["maxItems"]:
             out.append(f"{where}: {len(value)} items, at most {schema['maxItems']} expected")
         if "items" in schema:
+            sub = schema["items"]
+            fast = _FAST.get(id(sub))
             for i, item in enumerate(value):
-                _check(item, schema["items"], f"{where}[{i}]", out, limit)
+                if fast is not None and fast(item):
+                    continue  # the common case, checked in one expression (a run has 10^5 items)
+                _check(item, sub, f"{where}[{i}]", out, limit)
+
+
+_OUTCOME_SET = frozenset(OUTCOMES)
+_WHEN_SET = frozenset(_WHENS)
+
+
+def _good_item(item: Any) -> bool:
+    """An ITEM that :data:`_ITEM` accepts (the same rules, without the messages)."""
+    if type(item) is not dict:
+        return False
+    g = item.get
+    row, outcome, when, sig, reason = g("row"), g("outcome"), g("when"), g("signature", 0), g("reason", 0)
+    return (type(g("nodeid")) is str and type(row) is int and row >= 0 and type(g("shape")) is str
+            and type(outcome) is str and outcome in _OUTCOME_SET and type(when) is str and when in _WHEN_SET
+            and (sig is None or type(sig) is str) and (reason is None or type(reason) is str))
+
+
+def _good_indices(row: Any) -> bool:
+    """A list of value indices (integers >= 0), as :data:`_INT` items accept."""
+    return type(row) is list and all(type(x) is int and x >= 0 for x in row)
+
+
+#: fast acceptance of the schema parts a big run repeats most (by identity of the sub-schema)
+_FAST: dict[int, Any] = {id(_ITEM): _good_item, id(_INDICES): _good_indices, id(_STR): lambda x: type(x) is str}
 
 
 def _short(value: Any) -> str:
@@ -323,13 +375,17 @@ def problems(doc: Any, limit: int = 10) -> list[str]:
     if doc.get("schema") != SCHEMA_ID:
         return [f"$.schema: {_short(doc.get('schema'))}, expected {SCHEMA_ID!r} (not a pairwise-param run file)"]
     version = doc.get("schema_version")
-    if version != SCHEMA_VERSION:
+    if isinstance(version, bool) or version not in READS:
         return [(f"$.schema_version: {_short(version)}: this pairwise-param reads run files of version "
-                f"{SCHEMA_VERSION}; rerun the suite with this pairwise-param to write one")]
+                f"{SCHEMA_VERSION} (and {', '.join(map(str, READS[:-1]))}); rerun the suite with this "
+                "pairwise-param to write one")]
     out: list[str] = []
     _check(doc, RUN_SCHEMA, "$", out, limit)
     if out:
         return out[:limit]
+    shard = doc.get("shard")
+    if isinstance(shard, dict) and shard["index"] >= shard["count"]:
+        out.append(f"$.shard.index: {shard['index']}, but there are {shard['count']} shards (the index is 0-based)")
     for t, table in enumerate(doc["tables"]):
         _table_problems(table, f"$.tables[{t}]", out)
         if len(out) >= limit:

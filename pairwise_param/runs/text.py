@@ -228,12 +228,14 @@ def _cells(table: RunTable, strengths: Sequence[int] | None, fail_under: float |
 
 def render_run(doc: RunDocument, *, list_limit: int | None = 20, fail_under: float | None = None,
                strict: bool = False, strengths: Sequence[int] | None = None, show_missing: bool = False,
-               markdown: bool = False) -> str:
+               markdown: bool = False, runs: Sequence[str] = (), problems: Sequence[str] = (),
+               platform: str = "") -> str:
     """What a pytest run's ``@pairwise`` rows did (a run file, see :mod:`pairwise_param.runs.schema`):
     per table rows, items, outcomes and executed coverage (at ``strengths``, default each
     table's own), then the lost tuples (every one with ``show_missing``, which also lists
     the tuples not runnable here), the suspicious combinations, in the same words as the
-    plugin's terminal summary; as a Markdown table and lists with ``markdown``."""
+    plugin's terminal summary; as a Markdown table and lists with ``markdown``.  A union of
+    several ``runs`` (:func:`pairwise_param.runs.merge.merge`) says which, and its ``problems``."""
     tables = doc.tables
     head = ["TEST", "ROWS", "ITEMS", "RAN", "PASSED", "FAILED", "SKIPPED", "EXECUTED COVERAGE"]
     body = []
@@ -249,7 +251,13 @@ def render_run(doc: RunDocument, *, list_limit: int | None = 20, fail_under: flo
     limit = None if show_missing else list_limit
     n = len(tables) + len(holes)
     title = f"pairwise-param run: {n} table{'s' if n != 1 else ''}, pytest exit status {doc.exitstatus}"
+    if runs:
+        title = (f"pairwise-param runs{' on ' + platform if platform else ''}: {len(runs)} merged, {n} "
+                 f"table{'s' if n != 1 else ''}, worst pytest exit status {doc.exitstatus}")
     sections = [
+        ("runs merged:", list(runs)),
+        ("the runs as a set" + (" (each fails --fail-under):" if fail_under is not None else ":"),
+         [_CONTROL.sub(lambda m: repr(m.group())[1:-1], p) for p in problems]),
         ("empty tables (pytest ran none of them):", [empty_line(e.test, e.axes) for e in holes]),
         ("executed coverage below the collected table:",
          [line for t in tables if (line := coverage_line(t, limit)) is not None]),

@@ -84,7 +84,7 @@ def _good(pytester: pytest.Pytester) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("mutate", "message"), [
-    (lambda d: d.update(schema_version=2), "$.schema_version: 2: this pairwise-param reads run files of version 1"),
+    (lambda d: d.update(schema_version=3), "$.schema_version: 3: this pairwise-param reads run files of version 2"),
     (lambda d: d.update(schema_version=0), "$.schema_version: 0"),
     (lambda d: d.update(schema="something/else"), "not a pairwise-param run file"),
     (lambda d: d.pop("tables"), "$: the key 'tables' is missing"),

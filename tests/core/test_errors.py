@@ -53,6 +53,7 @@ def raises(exc_type, *fragments, where=WHERE):
         (E.InvalidInclude, ValueError),
         (E.RowOutsideModel, ValueError),
         (E.InvalidRunFile, ValueError),
+        (E.RunsDisagree, ValueError),
         (E.AxisCollision, ValueError),
     ],
 )

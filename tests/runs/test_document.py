@@ -92,6 +92,9 @@ def _mutations() -> list[tuple[str, Callable[[dict[str, Any]], Any], str]]:
         ("a grouped repr of ints", lambda d: t0(d)["axes"][0]["reprs"].__setitem__(0, [1, 2]),
          "$.tables[0].axes[0].reprs[0]"),
         ("version 9", lambda d: d.update(schema_version=9), "run file version 9"),
+        ("a shard past the count", lambda d: d.update(shard={"index": 3, "count": 3, "source": "x"}),
+         "$.shard.index: 3, but there are 3 shards"),
+        ("a platform without a name", lambda d: d.update(platform={"device": "x"}), "the key 'name' is missing"),
         ("another schema", lambda d: d.update(schema="x"), "not a pairwise-param run file"),
         ("empty axes", lambda d: d.update(empty=[{"test": "t", "location": ["t.py", 1], "axes": []}]),
          "$.empty[0].axes: 0 items"),
@@ -131,4 +134,16 @@ def test_to_json_is_the_layout(run_text: str) -> None:
 
     data = to_json(load(run_text))
     validate(data, RUN_SCHEMA)
-    assert list(data) == ["schema", "schema_version", "exitstatus", "tables", "empty"]
+    assert list(data) == ["schema", "schema_version", "exitstatus", "shard", "build", "platform", "collected",
+                          "tables", "empty"]
+
+
+def test_a_version_1_file_still_reads(run_text: str) -> None:
+    old = json.loads(run_text)
+    old["schema_version"] = 1
+    for key in ("shard", "build", "platform", "collected"):
+        del old[key]
+    doc = load(json.dumps(old))
+    assert doc.schema_version == 1 and doc.shard is None and doc.build is None and doc.collected is None
+    assert doc.tables == load(run_text).tables
+    assert json.loads(dump(doc))["schema_version"] == 2  # written again: the current version

@@ -95,11 +95,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     prog.add_argument("--no-progress", dest="progress", action="store_false")
     rep.add_argument("--print-schema", action="store_true",
                      help="print the JSON Schema of --format json (with --run: of the run file) and exit")
-    rep.add_argument("--run", metavar="FILE",
+    rep.add_argument("--run", metavar="FILE", nargs="+",
                      help="instead of collecting, show what a pytest run's @pairwise rows did: executed "
                      "coverage, lost tuples and suspicious combinations, from the file of "
                      "`pytest --pairwise-report=FILE` (or a .pytest_cache directory: its last run); "
-                     "--fail-under then gates on executed coverage")
+                     "--fail-under then gates on executed coverage. Several files, directories of them or "
+                     "globs: the runs (CI shards) merged into one union per table, gated as one; a missing, "
+                     "doubled, overlapping or empty shard and items never reported are named and fail "
+                     "the gate; a table two runs built differently is an error")
+    rep.add_argument("--per-platform", action="store_true",
+                     help="with --run: merge and gate the runs of each platform apart (the run files "
+                     "record cuda, rocm, xpu, cpu), and name the tuples only one platform ran")
     rep.add_argument("--history", metavar="PATH", nargs="?", const="",
                      help="instead of collecting, show per table the accumulated coverage at t, t+1 and t+2 "
                      "of the tables `pytest --pairwise-rotate` ran, and how many more runs reach 100%% at "

@@ -38,6 +38,25 @@ def check_report_args(args: argparse.Namespace) -> None:
 
 
 
+def _expand(given: list[str]) -> list[str]:
+    """``--run`` arguments -> run files: a glob's matches, a directory's ``*.json`` (a pytest
+    cache directory: its last run), a file as given; in order, each once."""
+    import glob
+
+    out: list[str] = []
+    for arg in given:
+        if any(c in arg for c in "*?[") and not Path(arg).exists():
+            found = sorted(glob.glob(arg))
+            if not found:
+                raise UsageError(f"--run {arg!r}: no file matches")
+        elif Path(arg).is_dir() and not (Path(arg) / "v" / "pairwise" / "lastrun").is_file():
+            found = sorted(str(p) for p in Path(arg).glob("*.json")) or [arg]  # none: said by _load_run
+        else:
+            found = [arg]
+        out.extend(f for f in found if f not in out)
+    return out
+
+
 def _load_run(path: str) -> RunDocument:
     """The run document of FILE, or of a pytest cache directory's last run (validated)."""
     from pairwise_param.errors import InvalidRunFile
@@ -47,7 +66,8 @@ def _load_run(path: str) -> RunDocument:
     if p.is_dir():
         p = p / "v" / "pairwise" / "lastrun"
         if not p.is_file():
-            raise UsageError(f"--run {path!r}: no pairwise-param run recorded in this pytest cache directory ({p})")
+            raise UsageError(f"--run {path!r}: no pairwise-param run recorded in this pytest cache directory ({p}), "
+                             "and no run file (*.json) in it")
     try:
         return load(p)
     except InvalidRunFile as exc:
@@ -72,7 +92,10 @@ def report_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError(f"--run FILE reads a finished run of @pairwise tables; {', '.join(unused)} "
                          "applies to collecting a suite (drop --run, or drop the option)")
     check_report_args(args)
-    doc = _load_run(args.run)
+    files = _expand(args.run)
+    if len(files) > 1 or args.per_platform:
+        return _report_runs(args, files, out, err)
+    doc = _load_run(files[0])
     from pairwise_param.runs.text import run_below
 
     below = args.fail_under is not None and bool(run_below(doc, args.fail_under, args.strict_platform, args.strength))
@@ -83,6 +106,42 @@ def report_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.plot:
         _plot_run(args, doc, err)
     return ExitCode.COVERAGE_BELOW if below else ExitCode.OK
+
+
+def _report_runs(args: argparse.Namespace, files: list[str], out: TextIO, err: TextIO) -> int:
+    """``report --run A B C``: the runs merged (runs/merge.py), shown and gated as one run;
+    ``--per-platform``: one union per platform, each gated, and the tuples one platform ran alone."""
+    from pairwise_param.cli import formats
+    from pairwise_param.errors import RunsDisagree
+    from pairwise_param.runs.merge import by_platform, merge, only_on
+    from pairwise_param.runs.text import run_below
+
+    if args.plot:
+        raise UsageError("--plot draws one run; give one --run FILE (or merge the runs first)")
+    parts = [(f, _load_run(f)) for f in files]
+    groups = by_platform(parts) if args.per_platform else {"": parts}
+    try:
+        merged = {name: merge(group) for name, group in groups.items()}
+    except RunsDisagree as exc:
+        raise UsageError(f"--run: the runs cannot be merged: {exc}") from None
+    code = ExitCode.OK
+    for name, m in merged.items():
+        below = args.fail_under is not None and (bool(m.problems) or bool(
+            run_below(m.doc, args.fail_under, args.strict_platform, args.strength)))
+        if below:
+            code = ExitCode.COVERAGE_BELOW
+        output = formats.Output(show_missing=args.show_missing, list_limit=args.max_listed or None,
+                                exit_code=ExitCode.COVERAGE_BELOW if below else ExitCode.OK,
+                                fail_under=args.fail_under, strict=args.strict_platform, strengths=args.strength,
+                                runs=m.runs, problems=m.problems, platform=name)
+        out.write(formats.render("run", args.format, m.doc, output))
+        if args.format == "json":
+            err.writelines(f"pairwise-param report: {p}\n" for p in m.problems)
+    if args.per_platform:
+        alone = only_on(merged)
+        if alone and args.format != "json":
+            out.write("\ntuples only one platform ran:\n" + "".join(line + "\n" for line in alone))
+    return code
 
 
 def _print_run_schema(out: TextIO) -> int:
