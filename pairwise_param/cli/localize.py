@@ -97,15 +97,9 @@ def _round(paths: Sequence[str], pytest_args: Sequence[str], requests: list[dict
 
 def _changes(old: RunTable, new: RunTable) -> str:
     """What differs between a table of the run file and the same table now."""
-    was = {a.name: list(a.values) for a in old.axes}
-    now = {a.name: list(a.values) for a in new.axes}
-    parts = [f"axis {n!r} is new" for n in now if n not in was]
-    parts += [f"axis {n!r} is gone" for n in was if n not in now]
-    parts += [f"axis {n!r}: values {was[n]} -> {now[n]}" for n in was if n in now and was[n] != now[n]]
-    if list(was) != list(now) and not parts:
-        parts.append(f"axes reordered: {list(was)} -> {list(now)}")
-    if old.strength != new.strength:
-        parts.append(f"strength {old.strength} -> {new.strength}")
+    from pairwise_param.runs.document import table_changes
+
+    parts = table_changes(old, new)
     return "; ".join(parts) or "its constraints or sub-models changed (the model fingerprint differs)"
 
 

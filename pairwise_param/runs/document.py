@@ -28,7 +28,7 @@ from pairwise_param.runs.where import Platform, Shard
 __all__ = [
     "Absent", "Axis", "Candidate", "Combination", "Counts", "Coverage", "EmptyTable", "Group", "Item", "Lost",
     "Reason", "RunDocument", "RunTable", "Suggestion", "axis_from_json", "document_from_json", "dump", "executed", "load",
-    "table_from_json", "table_to_json", "to_json",
+    "table_changes", "table_from_json", "table_to_json", "to_json",
 ]
 
 #: a combination: cells ``(axis index, value index)`` sorted by axis
@@ -389,3 +389,21 @@ def to_json(doc: RunDocument) -> dict[str, Any]:
 def dump(doc: RunDocument, indent: int = 1) -> str:
     """The run file's text, as the plugin writes it (``indent=2``: as ``report --run --format json`` prints it)."""
     return json.dumps(to_json(doc), indent=indent) + "\n"
+
+
+def table_changes(old: RunTable, new: RunTable) -> list[str]:
+    """What differs between two runs' tables of one test, axis by axis (``old -> new``):
+    the one comparison ``localize`` (a stale run file) and the merge of runs
+    (shards that ran another table) both name."""
+    was = {a.name: list(a.values) for a in old.axes}
+    now = {a.name: list(a.values) for a in new.axes}
+    parts = [f"axis {n!r} is new" for n in now if n not in was]
+    parts += [f"axis {n!r} is gone" for n in was if n not in now]
+    parts += [f"axis {n!r}: values {was[n]} -> {now[n]}" for n in was if n in now and was[n] != now[n]]
+    if list(was) != list(now) and not parts:
+        parts.append(f"axes reordered: {list(was)} -> {list(now)}")
+    if old.strength != new.strength:
+        parts.append(f"strength {old.strength} -> {new.strength}")
+    if old.mode != new.mode:
+        parts.append(f"mode {old.mode} -> {new.mode}")
+    return parts

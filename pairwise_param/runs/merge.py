@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pairwise_param.errors import RunsDisagree
-from pairwise_param.runs.document import Axis, Item, RunDocument, RunTable, table_to_json
+from pairwise_param.runs.document import Axis, Item, RunDocument, RunTable, table_changes, table_to_json
 
 __all__ = ["Merged", "by_platform", "merge", "only_on"]
 
@@ -53,17 +53,7 @@ def _label(source: str, doc: RunDocument) -> str:
 
 def _differs(old: RunTable, new: RunTable) -> str:
     """What differs between two runs' tables of one test ("" when they are the same table)."""
-    was = {a.name: list(a.values) for a in old.axes}
-    now = {a.name: list(a.values) for a in new.axes}
-    parts = [f"axis {n!r} only in the second" for n in now if n not in was]
-    parts += [f"axis {n!r} only in the first" for n in was if n not in now]
-    parts += [f"axis {n!r}: values {was[n]} vs {now[n]}" for n in was if n in now and was[n] != now[n]]
-    if list(was) != list(now) and not parts:
-        parts.append(f"axes in another order: {list(was)} vs {list(now)}")
-    if old.strength != new.strength:
-        parts.append(f"strength {old.strength} vs {new.strength}")
-    if old.mode != new.mode:
-        parts.append(f"mode {old.mode} vs {new.mode}")
+    parts = table_changes(old, new)
     if old.fingerprint != new.fingerprint and not parts:
         parts.append("the constraints or sub-models (the model fingerprints differ)")
     if not parts and old.rows != new.rows:

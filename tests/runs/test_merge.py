@@ -49,7 +49,7 @@ def test_a_table_built_two_ways_is_an_error_naming_the_test() -> None:
         merge([("a.json", shard_doc(0, 2, [0, 1])), ("b.json", shard_doc(1, 2, [2, 3], rows=other, values=3))])
     text = str(info.value)
     assert text.startswith("in t.py::test_t: a.json and b.json ran another table (table 0): ")
-    assert "axis 'a': values ['0', '1'] vs ['0', '1', '2']" in text
+    assert "axis 'a': values ['0', '1'] -> ['0', '1', '2']" in text
     with pytest.raises(RunsDisagree, match="the rows"):
         merge([("a.json", shard_doc(0, 2, [0, 1])), ("b.json", shard_doc(1, 2, [0, 1], rows=ROWS[::-1]))])
 
