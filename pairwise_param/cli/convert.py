@@ -317,6 +317,25 @@ def _unwrap_single(cst: Any, values: Any) -> Any:
     return values.with_changes(elements=elements)
 
 
+def _reach(marks: list[tuple[Axis | None, str, str]], sizes: list[int | None], chosen: set[str]) -> int | None:
+    """The items a test collects with the ``chosen`` axes in one strength-2 ``@pairwise``, the
+    other marks kept; None where a list is not written out."""
+    from pairwise_param.tables.covering import cover
+
+    total, table = 1, {}
+    for (p, _, _), size in zip(marks, sizes):
+        key = ",".join(p.names) if p is not None else None
+        if key in chosen and p is not None and size is not None:
+            table[key] = list(range(size))
+        elif key in chosen or size is None:
+            return None
+        else:
+            total *= size
+    if len(table) < 2:  # one axis: its values
+        return total * len(next(iter(table.values()), [0]))
+    return total * len(cover(table, strength=2))
+
+
 def _make_transformer(cst: Any, result: Conversion, test: str | None, options: set[str] | None,
                       lists: dict[str, Any], name: str, reorder: bool, keep_rows: bool = False,
                       line_length: int = LINE_LENGTH, ranges: CiRanges | None = None) -> Any:
@@ -379,6 +398,14 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
             if kind in ("option", "single"):
                 return p, kind, ""
             return None, kind, (f"{names[0]} unsure ({why})" if kind == "uncertain" else "")
+
+        def _size(self, dec: Any) -> int | None:
+            """How many values a ``parametrize`` lists (a module-level list read); None: not written out."""
+            parsed = _parametrize_args(cst, dec)
+            values = parsed[1] if parsed is not None else None
+            if isinstance(values, cst.Name) and values.value in lists:
+                values = lists[values.value]
+            return len(values.elements) if isinstance(values, (cst.List, cst.Tuple)) else None
 
         def _helper(self, updated: Any, at: int, test_name: str) -> Any:
             """flashinfer's ``@parametrize_product`` -> ``@pairwise(..., ids="product-index")``."""
@@ -443,9 +470,11 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
                 if product is not None:
                     return self._ranges(updated, i, test_name, product)
             marks: list[tuple[Axis | None, str, str]] = []
+            sizes: list[int | None] = []  # each mark's values, where written as a list
             for i, dec in enumerate(updated.decorators):
                 if _is_parametrize(cst, dec):
                     marks.append(self._param(i, dec))
+                    sizes.append(self._size(dec))
             # which options: report/whatif.choose (the bottom run keeps the node ids)
             keyed = [(",".join(p.names) if p else None, kind) for p, kind, _ in marks]
             chosen = set(choose(keyed, reorder))
@@ -453,8 +482,12 @@ def _make_transformer(cst: Any, result: Conversion, test: str | None, options: s
             n_options = sum(k == "option" for p, k, _ in marks if p is not None and ",".join(p.names) in chosen)
             above = [p for p, k, _ in marks if k == "option" and p is not None and ",".join(p.names) not in chosen]
             need = 2 if options is not None else MIN_AXES
+            reach = ""
+            if above:  # what --reorder reaches (issue 35): the number, where every list is written out
+                now, then = (_reach(marks, sizes, set(choose(keyed, r))) for r in (False, True))
+                reach = f": {then} items for {now}" if now is not None and then is not None and then < now else ""
             kept = (f"{', '.join(','.join(p.names) for p in above)} kept as parametrize: a shape parametrize "
-                    "below (--reorder converts them; the node ids then change)") if above else ""
+                    f"below (--reorder converts them{reach}; the node ids then change)") if above else ""
             with_ids = [why for p, k, why in marks if p is None and k == "ids"]
             unsure = [why for p, k, why in marks if p is None and why and k != "ids"]
             if n_options < need:

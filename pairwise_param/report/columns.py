@@ -143,7 +143,16 @@ def _with_pairwise(test: TestReport) -> str:
     flags = ([f"--options {','.join(w.convert_options)}"] if w.convert_options else []) + (
         ["--reorder"] if w.convert_reorder else [])
     hint = f"; convert {' '.join(flags)}" if flags else ""
-    return f"{w.items} ({','.join(w.axes)}{hint})"
+    also = f" ({w.items_reorder} --reorder)" if w.items_reorder is not None else ""
+    return f"{w.items}{also} ({','.join(w.axes)}{hint})"
+
+
+def _with_pairwise_total(report: SuiteReport) -> str:
+    """The suite's items with every gain taken; ``N (M --reorder)`` where ``--reorder`` reaches fewer."""
+    ws = [(x.with_pairwise, x.collected) for x in report.tests]
+    items = sum(w.items if w else c for w, c in ws)
+    reorder = sum((w.items_reorder or w.items) if w else c for w, c in ws)
+    return f"{items} ({reorder} --reorder)" if reorder < items else str(items)
 
 
 def _with_pairwise_json(test: TestReport) -> dict[str, Any] | None:
@@ -151,7 +160,8 @@ def _with_pairwise_json(test: TestReport) -> dict[str, Any] | None:
     if w is None:
         return None
     return {"axes": list(w.axes), "rows": w.rows, "product": w.product, "items": w.items,
-            "convert_options": list(w.convert_options) or None, "convert_reorder": w.convert_reorder}
+            "convert_options": list(w.convert_options) or None, "convert_reorder": w.convert_reorder,
+            "items_reorder": w.items_reorder}
 
 
 def _coverage_json(test: TestReport, report: SuiteReport) -> list[dict[str, Any]]:
@@ -417,7 +427,7 @@ COLUMNS: tuple[Column, ...] = (
         key="with_pairwise",
         head="@PAIRWISE",
         title="@pairwise",
-        legend="items if the stacked option axes (named) went through @pairwise",
+        legend="items with the stacked options (named) in @pairwise (N --reorder)",
         doc="only where some test would gain: the items if the test's stacked single-name option "
         "axes (three or more, by the split `pairwise-param convert` uses: docs/cli.md) went through "
         "`@pairwise` at strength 2, the other axes kept, with those axes named: `1536 -> 192` reads "
@@ -425,12 +435,13 @@ COLUMNS: tuple[Column, ...] = (
         "`pairwise-param convert` does the rewrite; where the split is unsure of an axis (ints that "
         "may be sizes) the cell ends `; convert --options a,b,c` (the names convert needs), and where "
         "some sit above a shape parametrize `--reorder` (node ids keep their parts only for the "
-        "option decorators below every other parametrize). JSON: `with_pairwise` (null: no gain; "
-        "`convert_options`: null or those names; `convert_reorder`)",
+        "option decorators below every other parametrize). Where the default keeps the node ids but "
+        "`--reorder` (which converts the options above a shape too) reaches fewer items, both numbers: "
+        "`5168 (2644 --reorder) (dtype,...)`. JSON: `with_pairwise` (null: no gain; "
+        "`convert_options`: null or those names; `convert_reorder`; `items_reorder`: null or the "
+        "items `--reorder` reaches)",
         cell=lambda test, report, t: _with_pairwise(test),
-        total=lambda report, t: str(
-            sum(x.with_pairwise.items if x.with_pairwise else x.collected for x in report.tests)
-        ),
+        total=lambda report, t: _with_pairwise_total(report),
         shown=lambda report: any(t.with_pairwise is not None for t in report.tests),
         cut=9,
         give_way=0,  # the axes it names are a detail: the number stays
@@ -446,6 +457,7 @@ COLUMNS: tuple[Column, ...] = (
                 "items": _INT,
                 "convert_options": {"type": ["array", "null"], "items": {"type": "string"}},
                 "convert_reorder": {"type": "boolean"},
+                "items_reorder": {"type": ["integer", "null"], "minimum": 0},
             },
         },
         json_required=False,

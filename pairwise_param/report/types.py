@@ -155,6 +155,9 @@ class WithPairwise:
     #: ``convert`` needs ``--reorder``: some of the axes sit above a shape ``parametrize``
     #: (converting them changes the order of the node id parts)
     convert_reorder: bool = False
+    #: the items ``convert --reorder`` would reach where the default keeps the node ids
+    #: (options above a shape ``parametrize`` stay); None unless fewer than ``items``
+    items_reorder: int | None = None
 
 
 @dataclass

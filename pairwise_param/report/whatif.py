@@ -35,7 +35,8 @@ itself, a module-level list read where it is assigned):
 
 Which of the options ``convert`` converts is :func:`choose`'s (the bottom run of the
 test's ``parametrize`` marks, so node ids are kept; all of them with ``--reorder``),
-and the column shows the same axes, or says which flag ``convert`` needs.
+and the column shows the same axes, or says which flag ``convert`` needs; where the
+default keeps the ids but ``--reorder`` would reach fewer items, it gives both numbers.
 """
 
 from __future__ import annotations
@@ -132,7 +133,9 @@ def with_pairwise(stacked: Sequence[tuple[str, Sequence[Any]]], full_product: in
     product (two axes: pairwise IS their product).  ``order``: the test's parametrize
     marks top-down (a stacked axis by name, None for any other; default: ``stacked``
     alone).  Where ``convert`` alone would not reach three axes, the answer names what
-    it needs: ``convert_options`` (axes the split is unsure of) and ``convert_reorder``."""
+    it needs: ``convert_options`` (axes the split is unsure of) and ``convert_reorder``;
+    where the default keeps the ids, ``items_reorder`` is what ``--reorder`` would reach
+    (None unless fewer)."""
     values = dict(stacked)
     kind = {name: axis_kind(name, v)[0] for name, v in stacked}
     names = list(order) if order is not None else [n for n, _ in stacked]
@@ -150,12 +153,26 @@ def with_pairwise(stacked: Sequence[tuple[str, Sequence[Any]]], full_product: in
             break
     else:
         return None
+    rows, product = _table(values, chosen)
+    if rows >= product or product == 0:
+        return None
+    items = full_product // product * rows
+    # the default keeps the ids (options below every shape only); say what --reorder reaches
+    items_reorder = None
+    if not reorder:
+        again = choose(marks, True)
+        if set(again) != set(chosen):
+            r_rows, r_product = _table(values, again)
+            if r_product and full_product // r_product * r_rows < items:
+                items_reorder = full_product // r_product * r_rows
+    return WithPairwise(tuple(chosen), rows, product, items, convert_options, reorder, items_reorder)
+
+
+def _table(values: dict[str, Sequence[Any]], chosen: Sequence[str]) -> tuple[int, int]:
+    """(covering rows at strength 2, full product) of the ``chosen`` axes."""
     from pairwise_param.tables.covering import cover
 
     product = 1
     for name in chosen:
         product *= len(values[name])
-    rows = len(cover({name: list(values[name]) for name in chosen}, strength=2))
-    if rows >= product or product == 0:
-        return None
-    return WithPairwise(tuple(chosen), rows, product, full_product // product * rows, convert_options, reorder)
+    return len(cover({name: list(values[name]) for name in chosen}, strength=2)), product

@@ -111,3 +111,20 @@ def test_cli_usage_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     assert "nothing to convert" in capsys.readouterr().err
     assert main(["convert", f"{f}::test_b"]) == 2
     assert "no test function 'test_b'" in capsys.readouterr().err
+
+
+def test_default_names_what_reorder_reaches(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Issue 35: an option stacked above a shape stays (the ids are kept); the note says how
+    many items --reorder reaches instead (96 items: 48 kept ids, 24 with xnorm in the table)."""
+    source = ('import pytest\n\n\n@pytest.mark.parametrize("xnorm", [False, True])\n'
+              '@pytest.mark.parametrize("n", [1, 2, 3, 4])\n@pytest.mark.parametrize("dtype", ["f16", "bf16"])\n'
+              '@pytest.mark.parametrize("padded", [False, True])\n@pytest.mark.parametrize("bias_mode", [0, 1, 2])\n'
+              'def test_k(xnorm, n, dtype, padded, bias_mode):\n    pass\n')
+    f = tmp_path / "test_k.py"
+    f.write_text(source)
+    assert main(["convert", str(f)]) == 0
+    err = capsys.readouterr().err
+    assert "@pairwise(dtype, padded, bias_mode) (xnorm kept as parametrize: a shape parametrize below " \
+           "(--reorder converts them: 24 items for 48; the node ids then change))" in err
+    assert main(["convert", str(f), "--reorder"]) == 0
+    assert "items for" not in capsys.readouterr().err

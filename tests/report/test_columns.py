@@ -190,3 +190,23 @@ def test_the_variants_column_on_a_real_compile_aware_table(tmp_path: Path) -> No
                           "--format", "json"], capture_output=True, text=True, check=True, cwd=ROOT).stdout
     variants = json.loads(out)["tests"][0]["variants"]
     assert variants["collected"] == 7 and variants["full"] == 18 and variants["plain"] >= variants["collected"]
+
+
+def test_with_pairwise_says_what_reorder_reaches_when_the_default_keeps_ids() -> None:
+    """Issue 35: options stacked above a shape stay out of the default conversion (the node
+    ids are kept), so the cell, the total and the JSON also give what ``--reorder`` reaches."""
+    from pairwise_param.report.whatif import with_pairwise
+
+    stacked = [("xnorm", [False, True]), ("n", [1, 2, 3, 4]), ("dtype", ["f16", "bf16"]),
+               ("padded", [False, True]), ("bias_mode", [0, 1, 2])]
+    w = with_pairwise(stacked, 96, order=[n for n, _ in stacked])
+    assert w is not None and w.axes == ("dtype", "padded", "bias_mode") and not w.convert_reorder
+    assert (w.items, w.items_reorder) == (48, 24)  # 96/12*6 kept ids; 96/24*6 with xnorm too
+    below = with_pairwise(stacked[1:] + stacked[:1], 96)  # xnorm below the shape: the default has it
+    assert below is not None and below.items == 24 and below.items_reorder is None
+    test = dataclasses.replace(_test("test_k"), with_pairwise=w)
+    report = SuiteReport([test], [], (2, 3), 0, 216)
+    md = render_markdown(report)
+    assert "| 48 (24 --reorder) (dtype,padded,bias_mode) |" in md and "**48 (24 --reorder)**" in md
+    doc = json.loads(render_json(report))
+    assert doc["tests"][0]["with_pairwise"]["items_reorder"] == 24
