@@ -18,7 +18,9 @@ CHOICE_OPTIONS = [o for o in modes.RUN_OPTIONS if o.choices]
 
 
 def _flat(text: str) -> str:
-    return " ".join(text.split())
+    # argparse wraps help with textwrap, which on Python < 3.13 also breaks after a hyphen
+    # ("pytest-" / "shard"): a line break after a hyphen is no space
+    return " ".join(text.replace("-\n", "-").split()).replace("- ", "-")
 
 
 @pytest.fixture(scope="module")
