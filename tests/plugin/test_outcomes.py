@@ -280,7 +280,12 @@ def test_a_value_skipped_at_collection_is_left_out_and_every_other_pair_runs(
     full.assert_outcomes(passed=2 * 3 * 2 * 2, skipped=3 * 2 * 2)
 
 
-def test_values_skipped_at_collection_give_the_same_run_under_xdist(pytester: pytest.Pytester) -> None:
+def test_values_skipped_at_collection_give_the_same_run_under_xdist(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the platform comes from torch only where the tests imported it: an in-process run sees
+    # this process's modules, xdist's workers their own; name it, as a CI would
+    monkeypatch.setenv("PAIRWISE_PLATFORM", "cpu")
     pytester.makepyfile(test_m=SKIP_MARK.format(mark='pytest.mark.skipif(True, reason="no bf16 here")'))
     _, serial = run(pytester)
     result, dist = run(pytester, xdist=True)
@@ -514,7 +519,10 @@ def test_stacked_tables_are_measured_one_by_one(pytester: pytest.Pytester) -> No
     assert combos(g) == [((0, 1), (1, 1))]
 
 
-def test_the_run_file_is_the_same_with_and_without_xdist(pytester: pytest.Pytester, tmp_path: Path) -> None:
+def test_the_run_file_is_the_same_with_and_without_xdist(
+    pytester: pytest.Pytester, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PAIRWISE_PLATFORM", "cpu")  # see the test above: torch imported here or not
     body = "assert not (bias_mode == 2 and padded_a), 'wrong'\n    if acc == 'fp16' and n == 64:\n        pytest.skip('no')"
     pytester.makepyfile(test_k=FAULTS.format(body=body))
     _, serial = run(pytester)

@@ -105,7 +105,7 @@ def test_a_missing_shard_and_a_shard_of_another_model_are_caught(
     code = main(["report", "--run", str(pytester.path)])  # a directory: its run files
     err = capsys.readouterr().err
     assert code == ExitCode.USAGE_ERROR
-    assert "test_suite.py::test_small: " in err and "axis 'b': values ['x', 'y'] vs ['x', 'y', 'z']" in err, err
+    assert "test_suite.py::test_small: " in err and "axis 'b': values ['x', 'y'] -> ['x', 'y', 'z']" in err, err
 
 
 def test_pairwise_shard_is_recorded_and_checked(pytester: pytest.Pytester) -> None:
