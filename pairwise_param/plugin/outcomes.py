@@ -292,6 +292,7 @@ class Run:
     # -- the end ---------------------------------------------------------------------
     def finish(self, config: pytest.Config, exitstatus: int) -> list[RunTable]:
         """Analyse, write the run file and the cache entry, warn; the analysed tables."""
+        from pairwise_param.files import atomic_write
         from pairwise_param.runs.analysis import analyze_table, run_document
         from pairwise_param.runs.document import dump, to_json
         from pairwise_param.runs.text import lost_at_run_time, warning_text
@@ -307,7 +308,7 @@ class Run:
                 target = Path(str(config.invocation_params.dir)) / target
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(dump(doc), encoding="utf-8")
+                atomic_write(target, dump(doc).encode("utf-8"))  # a merge of shards never reads half a file
             except OSError as exc:
                 warnings.warn(PairwiseWarning(f"--pairwise-report={path}: cannot write the run file: {exc}"), stacklevel=1)
         cache = guarded_cache(config)
