@@ -341,20 +341,25 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize(argnames, params, indirect=indirect)
 
 
+_DESELECTED = "pairwise-param-deselected"
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks, and before a splitter chooses
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The @pairwise items collected before a splitter (pytest-shard, pytest-split: they
-    choose later) took this shard's part: a merge of the shards counts what never ran.
-    With ``--pairwise-extra-rows``: keep only the follow-up rows, each for the
+    choose later) took this shard's part, less those a selection (``-k``, ``-m``) drops
+    (counted by ``summary.Deselected`` until the collection ends): a merge of the shards
+    counts what never ran.  With ``--pairwise-extra-rows``: keep only the follow-up rows, each for the
     shapes asked (the rest is deselected, as ``-k`` would).  A table with compile axes
     runs variant by variant (:mod:`pairwise_param.plugin.variants`)."""
     state = config.stash.get(_STATE, None)
     if state is None:
         return
     if state.records:
-        from pairwise_param.plugin.summary import test_base
+        from pairwise_param.plugin.summary import Deselected, test_base
 
         state.collected = sum(1 for item in items if test_base(item) in state.records)
+        config.pluginmanager.register(Deselected(state.records), _DESELECTED)  # -k / -m come later
     if state.extra is not None:
         from pairwise_param.plugin.followup import select
 
@@ -405,6 +410,15 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     state = session.config.stash.get(_STATE, None)
     if state is None or not (state.records or state.empty):
         return  # no @pairwise test was collected: do not walk the (maybe huge) item list
+    counter = session.config.pluginmanager.get_plugin(_DESELECTED)
+    if counter is not None:  # the suite every shard counts: what -k / -m / --lf left of it
+        session.config.pluginmanager.unregister(counter)
+        if state.collected is not None:
+            from pairwise_param.plugin.summary import test_base
+
+            kept = sum(1 for item in session.items if test_base(item) in state.records)
+            state.collected = counter.selected(state.collected, kept,
+                                               session.config.pluginmanager.has_plugin("pytestsplitplugin"))
     if state.records:
         state.summary = _summarize(session.items, state)
     if session.config.getoption("collectonly", False):

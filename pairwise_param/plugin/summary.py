@@ -5,11 +5,13 @@ small: pytest imports, and without cached bytecode compiles, it in every run).
 * :func:`summarize` and :func:`summary_line` -- the terminal summary line;
 * :func:`row_values` -- a row's axis values, for JUnit XML properties and the
   report section of each item;
-* :func:`item_rows` -- which row of each of its test's tables an item runs.
+* :func:`item_rows` -- which row of each of its test's tables an item runs;
+* :class:`Deselected` -- the items a selection (``-k``, ``-m``) took out of the suite.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +22,7 @@ if TYPE_CHECKING:
 
     from pairwise_param.plugin.expand import Record
 
-__all__ = ["ROW_PROPERTY_PREFIX", "ROW_SECTION", "item_rows", "row_values", "summarize", "summary_line", "test_base"]
+__all__ = ["ROW_PROPERTY_PREFIX", "ROW_SECTION", "Deselected", "item_rows", "row_values", "summarize", "summary_line", "test_base"]
 
 #: prefix of the JUnit XML properties, and the key of the report section, of a row's values
 ROW_PROPERTY_PREFIX = "pairwise."
@@ -36,6 +38,35 @@ def test_base(item: Any) -> str | None:
     if name is None or parent is None:
         return None
     return f"{parent.nodeid}::{name}"
+
+
+class Deselected:
+    """The ``@pairwise`` items each ``pytest_deselected`` call drops while the session's
+    items are chosen (registered by the plugin's ``pytest_collection_modifyitems`` for
+    the rest of the collection): ``-k``, ``-m``, ``--lf`` take items out of the suite
+    every shard counts, pytest-split's split (its last call) does not."""
+
+    def __init__(self, records: Mapping[str, Any]) -> None:
+        self.records = records
+        #: per call, how many of its items were @pairwise items
+        self.calls: list[int] = []
+
+    def pytest_deselected(self, items: Sequence[Any]) -> None:
+        self.calls.append(sum(1 for item in items if test_base(item) in self.records))
+
+    def selected(self, counted: int, kept: int, split: bool) -> int | None:
+        """``counted`` (the @pairwise items before any choice) less those a selection
+        dropped; ``kept``: the @pairwise items left to run; ``split``: pytest-split chose
+        this shard's part (its call, the last, is the split and is not subtracted).  None
+        (unknown) where a splitter removed items without saying so (pytest-shard) and a
+        selection dropped some too: it chose among the splitter's part only, so how many
+        of the whole suite it keeps is not known here."""
+        calls = self.calls[:-1] if split else self.calls
+        dropped = sum(calls)
+        told = dropped + (self.calls[-1] if split and self.calls else 0)
+        if dropped and kept < counted - told:
+            return None
+        return counted - dropped
 
 
 def item_rows(item: Any, recs: list[Record]) -> list[int] | None:
