@@ -6,7 +6,8 @@ executed (``--run``), the history of the rotated tables (``--history``);
 ``check``: coverage of a list of rows against a model file;
 ``generate``: rows for a model file;
 ``localize``: follow-up rows that pin each failure of the last run to one combination;
-``convert``: stacked parametrize over options -> one ``@pairwise`` (a diff; ``--write``).
+``convert``: stacked parametrize over options -> one ``@pairwise`` (a diff; ``--write``);
+``merge-history``: the rotation histories of a build's shards -> one history.
 
 Results go to stdout, diagnostics (progress, counts, errors) to stderr.  Exit
 codes are :class:`ExitCode`.
@@ -21,13 +22,15 @@ from collections.abc import Sequence
 
 from pairwise_param._version import __version__
 from pairwise_param.cli.common import Command, ExitCode, UsageError
-from pairwise_param.cli.verbs import check, convert, generate, localize, report
+from pairwise_param.cli.verbs import check, convert, generate, localize, merge_history, report
 from pairwise_param.errors import PairwiseError
 
 __all__ = ["COMMANDS", "ExitCode", "build_parser", "main"]
 
 #: the command table: every verb, in the order ``--help`` lists them
-COMMANDS: tuple[Command, ...] = (report.COMMAND, check.COMMAND, generate.COMMAND, localize.COMMAND, convert.COMMAND)
+COMMANDS: tuple[Command, ...] = (
+    report.COMMAND, check.COMMAND, generate.COMMAND, localize.COMMAND, convert.COMMAND, merge_history.COMMAND,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -90,6 +90,10 @@ class HistoryTable:
         tags = self._tags()
         return tuple(run for run, b in zip(self.runs, tags) if b != build)
 
+    def run_builds(self) -> tuple[str, ...]:
+        """The build of each run, parallel to ``runs`` ("" where not known)."""
+        return self._tags()
+
     def _tags(self) -> tuple[str, ...]:
         return (("",) * (len(self.runs) - len(self.builds)) + self.builds)[-len(self.runs):] if self.runs else ()
 

@@ -57,3 +57,38 @@ def test_the_build_id() -> None:
     assert build_id({"BUILDKITE_BUILD_ID": "x"}, sharded=True) == "BUILDKITE_BUILD_ID=x"
     assert build_id({"GITHUB_RUN_ID": "9", "GITHUB_RUN_ATTEMPT": "2"}, sharded=True) == "GITHUB_RUN_ID=9.2"
     assert build_id({}, sharded=True) == ""
+
+
+def test_per_shard_histories_merged_before_each_build_give_the_unsharded_tables(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second CI shape: each shard restores the merged history, writes its own copy,
+    and `pairwise-param merge-history` joins the copies before the next build."""
+    pytest.importorskip("pytest_shard")
+    from pairwise_param.cli import main
+
+    pytester.makepyfile(test_k=SUITE)
+    common = ("-p", "no:randomly", "-p", "no:cacheprovider", "--pairwise-rotate")
+    unsharded = []
+    for k in range(3):
+        assert pytester.runpytest(*common, "--pairwise-history=u.json", f"--pairwise-report=u{k}.json").ret == 0
+        unsharded.append(rows(pytester.path / f"u{k}.json"))
+    merged = pytester.path / "merged.json"
+    for k in range(3):
+        monkeypatch.setenv("PAIRWISE_BUILD", f"build-{k}")
+        tables = []
+        for shard in range(3):
+            mine = pytester.path / f"h{shard}.json"
+            mine.unlink(missing_ok=True)
+            if merged.exists():  # the CI restores the last merged history into every shard
+                mine.write_bytes(merged.read_bytes())
+            result = pytester.runpytest(*common, f"--pairwise-history={mine}", f"--pairwise-report=s{k}{shard}.json",
+                                        "--num-shards=3", f"--shard-id={shard}")
+            assert result.ret in (0, pytest.ExitCode.NO_TESTS_COLLECTED)
+            if result.ret == 0:
+                tables.append(rows(pytester.path / f"s{k}{shard}.json"))
+        assert len(tables) >= 2 and all(t == unsharded[k] for t in tables)
+        assert main(["merge-history", str(pytester.path / "h*.json"), "-o", str(merged)]) == 0
+        entry = json.loads(merged.read_text())["tables"][0]
+        assert entry["builds"] == [f"build-{b}" for b in range(k + 1)]
+        assert entry["runs"] == json.loads((pytester.path / "u.json").read_text())["tables"][0]["runs"][: k + 1]
