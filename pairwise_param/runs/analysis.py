@@ -22,6 +22,7 @@ from pairwise_param.coverage.reach import Reach
 from pairwise_param.runs.document import (
     Axis,
     EmptyTable,
+    Item,
     RunDocument,
     RunTable,
     axis_from_json,
@@ -110,11 +111,14 @@ def _why(item: Mapping[str, Any] | None) -> str:
 
 
 # -- one table ------------------------------------------------------------------
-def analyze_table(payload: Mapping[str, Any], outcomes: Mapping[str, Mapping[str, Any]]) -> RunTable:
+def analyze_table(payload: Mapping[str, Any], outcomes: Mapping[str, Mapping[str, Any]],
+                  items_of: Sequence[Item] | None = None) -> RunTable:
     """The TABLE entry of the run document (see the module docstring) from the
     collection-time payload (everything but ``items`` outcomes, ``counts``,
     ``coverage`` and ``suspicious``; ``items`` as ``[nodeid, row, shape]``) and
-    the per-nodeid outcomes (``outcome``, ``when``, ``signature``, ``reason``)."""
+    the per-nodeid outcomes (``outcome``, ``when``, ``signature``, ``reason``).
+    ``items_of``: the table's items as :class:`Item` already (a merge of runs holds
+    them), the same as payload and outcomes say, kept instead of built again."""
     doc = {k: v for k, v in payload.items() if k != "items"}
     items = []
     for nodeid, row, shape in payload["items"]:
@@ -137,7 +141,7 @@ def analyze_table(payload: Mapping[str, Any], outcomes: Mapping[str, Mapping[str
     axes = [axis_from_json(a) for a in payload["axes"]]
     doc["coverage"] = _coverage(doc, items, axes)
     doc["suspicious"] = _suspicious(doc, items, axes)
-    return table_from_json(doc)
+    return table_from_json(doc, items_of)
 
 
 def natural(text: str) -> list[Any]:

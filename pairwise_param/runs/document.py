@@ -257,8 +257,9 @@ def _group(g: Mapping[str, Any], strength: int) -> Group:
     )
 
 
-def table_from_json(t: Mapping[str, Any]) -> RunTable:
-    """A TABLE entry (already valid: the analysis's own, or checked by :func:`load`) as a :class:`RunTable`."""
+def table_from_json(t: Mapping[str, Any], items: Sequence[Item] | None = None) -> RunTable:
+    """A TABLE entry (already valid: the analysis's own, or checked by :func:`load`) as a
+    :class:`RunTable` (``items``: its items as :class:`Item` already, not built again)."""
     loc = t["location"]
     return RunTable(
         test=t["test"], table=t["table"], mode=t["mode"], strength=t["strength"], fingerprint=t["fingerprint"],
@@ -270,7 +271,7 @@ def table_from_json(t: Mapping[str, Any]) -> RunTable:
         absent=tuple(Absent(a["axis"], a["value"], a["reason"]) for a in t.get("absent", ())),
         infeasible_absent=tuple(_combo(c) for c in t.get("infeasible_absent", ())),
         location=(loc[0], loc[1]),
-        items=tuple(_item(i) for i in t["items"]),
+        items=tuple(map(_item, t["items"])) if items is None else tuple(items),
         counts=Counts(**{k: t["counts"][k] for k in Counts.__dataclass_fields__}),
         coverage=_coverage(t["coverage"]),
         suspicious=tuple(_group(g, t["strength"]) for g in t["suspicious"]),

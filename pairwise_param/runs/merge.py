@@ -82,7 +82,11 @@ def _union(key: tuple[str, int], tables: Sequence[tuple[str, RunTable]]) -> RunT
     payload["items"] = [[i.nodeid, i.row, i.shape] for i in items.values()]
     outcomes = {i.nodeid: {"outcome": i.outcome, "when": i.when, "signature": i.signature, "reason": i.reason}
                 for i in items.values() if i.outcome != "not_run"}
-    return analyze_table(payload, outcomes)
+    # the held items are what the analysis would build from payload and outcomes (a
+    # not_run item: no when, signature or reason), so they are kept, not built again
+    kept = tuple(i if i.outcome != "not_run" or (i.when, i.signature, i.reason) == ("", None, None)
+                 else Item(i.nodeid, i.row, i.shape, "not_run", "", None, None) for i in items.values())
+    return analyze_table(payload, outcomes, kept)
 
 
 def _shard_problems(parts: Sequence[tuple[str, RunDocument]], reported: int) -> list[str]:

@@ -147,3 +147,35 @@ def test_a_version_1_file_still_reads(run_text: str) -> None:
     assert doc.schema_version == 1 and doc.shard is None and doc.build is None and doc.collected is None
     assert doc.tables == load(run_text).tables
     assert json.loads(dump(doc))["schema_version"] == 2  # written again: the current version
+
+
+def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a JSON document (the first two entries of each list)."""
+    out = [path]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out += _paths(v, (*path, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node[:2]):
+            out += _paths(v, (*path, i))
+    return out
+
+
+@pytest.mark.parametrize("swap", [None, "text", -1, True, [], {}, 1.5])
+def test_the_compiled_schema_accepts_exactly_what_the_messages_accept(run_text: str, swap: Any) -> None:
+    """runs/schema._valid (one function per sub-schema, the fast pass over a run) and
+    _check (the messages) agree at every place of a real run file, for every kind of
+    value put there."""
+    from pairwise_param.runs.schema import RUN_SCHEMA, _check, _valid
+
+    doc = json.loads(run_text)
+    assert _valid(RUN_SCHEMA)(doc)
+    for path in _paths(doc)[1:]:
+        bad = copy.deepcopy(doc)
+        node = bad
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = swap
+        found: list[str] = []
+        _check(bad, RUN_SCHEMA, "$", found, 10)
+        assert _valid(RUN_SCHEMA)(bad) == (not found), (path, swap, found)
