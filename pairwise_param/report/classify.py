@@ -41,6 +41,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from pairwise_param.report.whatif import axis_kind
@@ -57,8 +58,8 @@ CASE_NAME = re.compile(
 
 #: Names that may hold an expectation or a per-row tolerance (weaker than CASE_NAME:
 #: a sign of a case list, not a proof).
-LIKELY_CASE_NAME = re.compile(r"(^|_)(check|checks|tol|atol|rtol|eps|ref|target|gold|str|text|case|scenario)s?($|_)",
-                              re.IGNORECASE)
+LIKELY_CASE_NAME = re.compile(r"(^|_)(check|checks|tol|atol|rtol|eps|ref|target|gold|str|text|case)s?($|_)"
+                              r"|^scenarios?($|_)", re.IGNORECASE)
 
 #: The signs that make a list short of its product a list of cases (docs/cli.md, "the
 #: rule"); each verdict's reason names the one found.
@@ -68,6 +69,9 @@ CASE_SIGNS = (
     "chosen combinations: a column favours one value (a covering list spreads its values)",
     "ids= names each row: a list of scenarios",
     "a column name that reads as a check, a tolerance or a case",
+    "tied settings: two columns move together (each value of one always beside the same value of the other)",
+    "a product under one setting plus chosen rows: under one value every combination of the others",
+    "chosen combinations: a value in too few rows to meet the other columns' values",
 )
 
 #: The one "uncertain" list: options at a covering table's size but for an int column that
@@ -185,13 +189,58 @@ def classify(argnames: Sequence[str], rows: Sequence[Sequence[Any]], *, ids: boo
 
 
 def _favours(most: int, least: int, values: int) -> bool:
-    """A column whose values are not spread as a covering list spreads them: its commonest
-    value more than twice (and two more than) its rarest.  A column of three or more values
-    is given one row of slack (a row dropped or changed leaves ``3, 2, 1`` in six rows of
-    ``bias_mode``); a flag is not (``fuse=True`` in 3 of 4 rows is a baseline and its variants)."""
+    """A column whose values are not spread as a hand-written covering list spreads them:
+    its commonest value more than twice (and two more than) its rarest, a column of three
+    or more values given one row of slack (``fuse=True`` in 3 of 4 rows: a baseline and its
+    variants)."""
     if values > 2:
         least += 1
     return most - least > 1 and most > 2 * least
+
+
+@lru_cache(maxsize=256)
+def covering_rows(sizes: tuple[int, ...]) -> int:
+    """Rows of the engine's strength-2 covering table of columns of these sizes (what
+    ``cover`` or ``@pairwise`` would write for them)."""
+    from pairwise_param.tables.covering import cover
+
+    return len(cover({f"c{i}": list(range(n)) for i, n in enumerate(sizes)}, strength=2))
+
+
+def _tied(argnames: Sequence[str], keys: list[list[Any]], multi: list[int]) -> tuple[str, str] | None:
+    """Two columns that move together: each value of one always beside the same value of
+    the other, and back (``payload_dtype=fp8`` exactly where ``dedup_dispatch=True``).  A
+    covering list holds all ``a * b`` combinations of two columns; one row dropped or
+    changed removes at most one, never down to ``a``."""
+    for x, i in enumerate(multi):
+        for j in multi[x + 1:]:
+            if len(set(zip(keys[i], keys[j]))) == len(set(keys[i])) == len(set(keys[j])):
+                return argnames[i], argnames[j]
+    return None
+
+
+def _sub_product(argnames: Sequence[str], keys: list[list[Any]], multi: list[int]) -> tuple[str, int] | None:
+    """A value of one column under which the rows hold every combination of two or more
+    other columns (a product of at least four), and under its other values fewer than half
+    of theirs: a product under one setting plus chosen rows (``fp8_kv_cache=True`` with
+    every scale and output, one row without it), not a product with holes.  A covering list spreads its rows over the values (about
+    ``rows / values`` each), too few for such a product, and a dropped row cannot add one.
+    Returns the column and the row of the value's first appearance."""
+    for j in multi:
+        others = [i for i in multi if i != j]
+        need = 1
+        for i in others:
+            need *= len(set(keys[i]))
+        if len(others) < 2 or need < 4:
+            continue
+        values = dict.fromkeys(keys[j])
+        for value in values:
+            rows = [r for r, k in enumerate(keys[j]) if k == value]
+            rest = len(keys[j]) - len(rows)  # under the other values: fewer than half their products
+            if (len(rows) >= need and 2 * rest < need * (len(values) - 1)
+                    and len({tuple(keys[i][r] for i in others) for r in rows}) == need):
+                return argnames[j], rows[0]
+    return None
 
 
 def _short_of_product(argnames: Sequence[str], cols: list[list[Any]], sizes: list[int], rows: int,
@@ -199,8 +248,9 @@ def _short_of_product(argnames: Sequence[str], cols: list[list[Any]], sizes: lis
     """A list short of its full product: a covering list of options written by hand (its
     holes are findings) or a list of chosen cases.  Decided from the list itself, never
     from whether it covers its pairs, so a hole cannot turn an option table into anything
-    else (the module docstring, "short of the product")."""
-    multi = [s for s in sizes if s > 1]
+    else (the module docstring, "short of the product"): no sign below can be made by one
+    row dropped from, or one value changed in, a covering list."""
+    multi = [j for j, s in enumerate(sizes) if s > 1]
     if len(multi) <= 2:
         # a pairwise table of two columns IS their product: a list that is not was chosen
         return Verdict("case", "two columns short of their product: the valid combinations")
@@ -208,15 +258,34 @@ def _short_of_product(argnames: Sequence[str], cols: list[list[Any]], sizes: lis
     shapes = [n for n, k in zip(argnames, kinds) if k == "shape"]
     if shapes:
         return Verdict("case", f"{CASE_SIGNS[0]} ({', '.join(map(repr, shapes))})")
-    top = sorted(multi)
+    top = sorted(sizes[j] for j in multi)
     least = top[-1] * top[-2]  # no covering table of these values has fewer rows
-    if 4 * rows <= 3 * least:
+    if 4 * rows < 3 * least:  # a hole of one row leaves 3 of a 3-flag table's 4 rows: not this
         return Verdict("case", f"{CASE_SIGNS[1]} ({rows} rows; covering every pair needs at least {least})")
-    for name, col in zip(argnames, cols):
-        counts = Counter(_key(v) for v in col).values()
-        if len(counts) > 1 and _favours(max(counts), min(counts), len(counts)):
-            return Verdict("case", f"{CASE_SIGNS[2]} (column {name!r}: {max(counts)} rows against "
-                                   f"{min(counts)})")
+    keys = [[_key(v) for v in col] for col in cols]
+    tied = _tied(argnames, keys, multi)
+    if tied:
+        return Verdict("case", f"{CASE_SIGNS[5]} ({tied[0]!r} and {tied[1]!r})")
+    sub = _sub_product(argnames, keys, multi)
+    if sub:
+        name, row = sub
+        return Verdict("case", f"{CASE_SIGNS[6]} ({name}={cols[argnames.index(name)][row]!r})")
+    # a covering list shows each value of a column beside every value of every other column:
+    # in at least as many rows as the widest other column has values.  One row dropped leaves
+    # a value one row short, never two; a list of exactly the engine's covering size for
+    # these columns, one short AND lopsided (a baseline and its variants), is not a covering
+    # list with a row dropped either (that has one row less)
+    spare = rows - covering_rows(tuple(top))
+    for j in multi:
+        counts = Counter(keys[j]).values()
+        fewest = min(counts)
+        widest = max(sizes[i] for i in multi if i != j)
+        lopsided = spare == 0 and fewest < widest and _favours(max(counts), fewest, len(counts))
+        if fewest + 1 < widest or lopsided:
+            sign = CASE_SIGNS[2] if lopsided and fewest + 1 >= widest else CASE_SIGNS[7]
+            return Verdict("case", f"{sign} (column {argnames[j]!r}: {max(counts)} rows against {fewest}; "
+                                   f"a covering list has each value beside the {widest} values of another column"
+                                   f"{', at its exact size' if lopsided else ''})")
     if ids:
         return Verdict("case", CASE_SIGNS[3])
     named = [n for n in argnames if LIKELY_CASE_NAME.search(n)]
