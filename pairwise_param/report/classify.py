@@ -58,8 +58,14 @@ CASE_NAME = re.compile(
 
 #: Names that may hold an expectation or a per-row tolerance (weaker than CASE_NAME:
 #: a sign of a case list, not a proof).
-LIKELY_CASE_NAME = re.compile(r"(^|_)(check|checks|tol|atol|rtol|eps|ref|target|gold|str|text|case)s?($|_)"
-                              r"|^scenarios?($|_)", re.IGNORECASE)
+#: Not ``case``/``scenario``/``eps``: a column that repeats names of input cases
+#: (``edge_cases``, ``shape_case``) is an enum of inputs and ``eps`` an op's epsilon, both
+#: options (a column naming each row is a key, found by :func:`key_column`).
+LIKELY_CASE_NAME = re.compile(r"(^|_)(check|checks|tol|atol|rtol|ref|target|gold|str|text)s?($|_)", re.IGNORECASE)
+
+#: Expectation-like names that on a column of flags name an option instead
+#: (``output_dbias``, ``ref_bias``: produce a dbias, give the reference a bias).
+FLAG_OPTION_NAME = re.compile(r"^(output_|ref_)", re.IGNORECASE)
 
 #: The signs that make a list short of its product a list of cases (docs/cli.md, "the
 #: rule"); each verdict's reason names the one found.
@@ -69,7 +75,7 @@ CASE_SIGNS = (
     "chosen combinations: a column favours one value (a covering list spreads its values)",
     "ids= names each row: a list of scenarios",
     "a column name that reads as a check, a tolerance or a case",
-    "tied settings: two columns move together (each value of one always beside the same value of the other)",
+    "tied settings: a column follows another (each of its values always beside the same value of the other)",
     "a product under one setting plus chosen rows: under one value every combination of the others",
     "chosen combinations: a value in too few rows to meet the other columns' values",
 )
@@ -79,7 +85,7 @@ CASE_SIGNS = (
 UNCERTAIN_SIGN = "an int column that may hold sizes or option codes; pairwise_options audits it"
 
 #: A column named like a tolerance: never an option, even in a full product.
-TOLERANCE_NAME = re.compile(r"(^|_)(tol|atol|rtol|eps)s?($|_)", re.IGNORECASE)
+TOLERANCE_NAME = re.compile(r"(^|_)(tol|atol|rtol)s?($|_)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -156,10 +162,11 @@ def classify(argnames: Sequence[str], rows: Sequence[Sequence[Any]], *, ids: boo
     rows = [r for r in rows if len(r) == n]
     if len(rows) < 2:
         return Verdict("case", "fewer than two rows")
-    for name in argnames:
-        if CASE_NAME.match(name):
-            return Verdict("case", f"column {name!r} names an expectation")
     cols = [[r[j] for r in rows] for j in range(n)]
+    for name, col in zip(argnames, cols):
+        flags = all(isinstance(v, bool) for v in col)
+        if CASE_NAME.match(name) and not (flags and FLAG_OPTION_NAME.match(name)):
+            return Verdict("case", f"column {name!r} names an expectation")
     for name, col in zip(argnames, cols):
         why = _output_column(col)
         if why:
@@ -208,13 +215,13 @@ def covering_rows(sizes: tuple[int, ...]) -> int:
 
 
 def _tied(argnames: Sequence[str], keys: list[list[Any]], multi: list[int]) -> tuple[str, str] | None:
-    """Two columns that move together: each value of one always beside the same value of
-    the other, and back (``payload_dtype=fp8`` exactly where ``dedup_dispatch=True``).  A
-    covering list holds all ``a * b`` combinations of two columns; one row dropped or
-    changed removes at most one, never down to ``a``."""
-    for x, i in enumerate(multi):
-        for j in multi[x + 1:]:
-            if len(set(zip(keys[i], keys[j]))) == len(set(keys[i])) == len(set(keys[j])):
+    """A column that follows another: each value of ``i`` always beside the same value of
+    ``j`` (``attn_mask_type='arbitrary'`` always with ``use_mask=True``; both ways: two
+    columns that move together).  A covering list holds all ``a * b`` combinations of two
+    columns; one row dropped or changed removes at most one, never down to ``a``."""
+    for i in multi:
+        for j in multi:
+            if i != j and len(set(zip(keys[i], keys[j]))) == len(set(keys[i])):
                 return argnames[i], argnames[j]
     return None
 
@@ -265,7 +272,7 @@ def _short_of_product(argnames: Sequence[str], cols: list[list[Any]], sizes: lis
     keys = [[_key(v) for v in col] for col in cols]
     tied = _tied(argnames, keys, multi)
     if tied:
-        return Verdict("case", f"{CASE_SIGNS[5]} ({tied[0]!r} and {tied[1]!r})")
+        return Verdict("case", f"{CASE_SIGNS[5]} ({tied[1]!r} follows {tied[0]!r})")
     sub = _sub_product(argnames, keys, multi)
     if sub:
         name, row = sub
@@ -288,7 +295,8 @@ def _short_of_product(argnames: Sequence[str], cols: list[list[Any]], sizes: lis
                                    f"{', at its exact size' if lopsided else ''})")
     if ids:
         return Verdict("case", CASE_SIGNS[3])
-    named = [n for n in argnames if LIKELY_CASE_NAME.search(n)]
+    named = [n for n, c in zip(argnames, cols) if LIKELY_CASE_NAME.search(n)
+             and not (FLAG_OPTION_NAME.match(n) and all(isinstance(v, bool) for v in c))]
     if named:
         return Verdict("case", f"{CASE_SIGNS[4]} ({', '.join(map(repr, named))})")
     unsure = [n for n, k in zip(argnames, kinds) if k == "uncertain"]

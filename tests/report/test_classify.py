@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -54,7 +56,7 @@ def test_each_rule_decides():
     # removes at most one of dtype x fast's four combinations); balanced otherwise
     three = [("f16", "x", True), ("f16", "y", True), ("bf16", "x", False), ("bf16", "y", False)]
     tied = classify(["dtype", "layout", "fast"], three)
-    assert tied.kind == "case" and "'dtype' and 'fast'" in tied.reason
+    assert tied.kind == "case" and "'fast' follows 'dtype'" in tied.reason or "'dtype' follows 'fast'" in tied.reason
     # a covering list of the three with a row dropped: options with a hole
     holed = [("f16", "x", True), ("f16", "y", False), ("bf16", "x", False)]
     assert classify(["dtype", "layout", "fast"], holed).kind == "option"
@@ -96,9 +98,17 @@ def test_short_of_product_signs():
     variants = [(True, False, False), (False, False, False), (False, True, False), (False, True, True)]
     lop = classify(["atomic_add", "shuffle", "skip_reduce"], variants)
     assert lop.kind == "case" and "favours one value" in lop.reason
-    # a column named 'scenario' names the rows; padding_scenario is a setting (aiter's mha)
-    assert "a case" in classify(["d", "b", "scenario"], ten).reason
-    assert classify(["d", "b", "padding_scenario"], ten).kind == "option"
+    # names of input cases that repeat (aiter's padding_scenario, TE's edge_cases) and an
+    # op's eps are options; a tolerance is not; a flag named output_*/ref_* is an option,
+    # an expected_* flag an expectation
+    for name in ("padding_scenario", "scenario", "edge_cases", "shape_case", "eps"):
+        assert classify(["d", "b", name], ten).kind == "option", name
+    assert "tolerance" in classify(["d", "b", "atol"], ten).reason
+    flags = [(d, b, f) for d, b, f in itertools.product("xy", "pq", (True, False))][:-1]
+    assert classify(["d", "b", "output_dbias"], flags).kind == "option"
+    assert classify(["d", "b", "ref_bias"], flags).kind == "option"
+    assert "expectation" in classify(["d", "b", "expected_hit"], flags).reason
+    assert "expectation" in classify(["d", "b", "output"], ten).reason
     # an int column the option/shape split cannot name: the one uncertain list
     unsure = [("f16", True, 1), ("f16", False, 2), ("bf16", True, 2), ("bf16", False, 1)]
     assert classify(["dtype", "fused", "unroll"], unsure).kind == "uncertain"
