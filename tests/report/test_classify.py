@@ -178,6 +178,14 @@ def test_one_rule_for_an_option_column():
     assert renamed.kind == "case" and "'block_size'" in renamed.reason
 
 
+def test_repeated_rows_are_not_a_product():
+    """DeepSpeed's test_mom lists two rows twice: 4 rows, but 2 of a 2x2 product (and
+    decay_rate follows step_size): a case list, not 'a full product of its values'."""
+    rows = [(0.08, 0.09, 1e-3, 10), (0.08, 0.09, 0, 21)] * 2
+    v = classify(["min_mom", "max_mom", "decay_rate", "step_size"], rows)
+    assert v.kind == "case" and "full product" not in v.reason
+
+
 def test_duplicate_rows():
     assert duplicate_rows([(1, True), (2, False), (1, True), (1, 1)]) == [2]
     assert duplicate_rows([]) == []
