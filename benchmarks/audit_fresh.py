@@ -28,7 +28,6 @@ Bringing the checkouts: ``git archive <commit> tests | tar -x -C ROOT/<name>`` f
 from __future__ import annotations
 
 import argparse
-import itertools
 import os
 import sys
 from collections import defaultdict
@@ -37,6 +36,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from benchmarks.audit_corpus import pair_coverage
 from benchmarks.corpus import rules, static
 from benchmarks.corpus.suites import Suite
 
@@ -61,15 +61,6 @@ LABELS: dict[tuple[str, str, str, str], tuple[str, str]] = {
      "use_bias,single_grouped_weight,single_grouped_bias"):
         ("case", "the valid combinations: single_grouped_bias only with use_bias (a product less the invalid rows)"),
 }
-
-
-def pair_coverage(rows: list[tuple[Any, ...]], n: int) -> tuple[int, int]:
-    keys = [[repr(v) for v in col] for col in zip(*rows)] if rows else [[] for _ in range(n)]
-    covered = total = 0
-    for a, b in itertools.combinations(range(n), 2):
-        total += len(set(keys[a])) * len(set(keys[b]))
-        covered += len(set(zip(keys[a], keys[b])))
-    return covered, total
 
 
 def tables(root: Path) -> list[tuple[str, str, static.Table]]:
