@@ -65,3 +65,16 @@ def test_per_platform_unions_and_the_tuples_one_platform_ran() -> None:
     assert len(lines) == 1 and lines[0].startswith("t.py::test_t: 6 2-tuples ran on cuda only: {a=1, b=0}, {a=1, b=1}")
     # the same items on two platforms are mirror jobs, not shards that overlap
     assert merge(parts).problems == ()
+
+
+def test_a_table_with_a_repeated_row_merges_with_its_row_indices_kept() -> None:
+    """A hand-made or synthetic table may list a row twice (benchmarks/merge_runs.py's
+    does): its items keep their row indices (the mirror union once dropped the repeat and
+    failed with an IndexError)."""
+    rows = [*ROWS, ROWS[0]]
+    parts = [("s1.json", shard_doc(0, 2, [0, 4, 1], rows=rows, collected=5)),
+             ("s2.json", shard_doc(1, 2, [2, 3], rows=rows, collected=5))]
+    m = merge(parts)
+    (t,) = m.doc.tables
+    assert m.problems == () and t.rows == tuple(map(tuple, rows))
+    assert sorted(i.row for i in t.items) == [0, 1, 2, 3, 4] and t.coverage.percent == 100.0
