@@ -361,8 +361,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """The @pairwise items collected before a splitter (pytest-shard, pytest-split: they
     choose later) took this shard's part, less those a selection (``-k``, ``-m``) drops
     (counted by ``summary.Deselected`` until the collection ends): a merge of the shards
-    counts what never ran.  With ``--pairwise-extra-rows``: keep only the follow-up rows, each for the
-    shapes asked (the rest is deselected, as ``-k`` would).  A table with compile axes
+    counts what never ran.  With ``--pairwise-extra-rows``: keep only the follow-up
+    rows, each for the shapes asked (the rest is deselected, as ``-k`` would).  A table with compile axes
     runs variant by variant (:mod:`pairwise_param.plugin.variants`)."""
     state = config.stash.get(_STATE, None)
     if state is None:

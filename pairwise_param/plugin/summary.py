@@ -22,7 +22,10 @@ if TYPE_CHECKING:
 
     from pairwise_param.plugin.expand import Record
 
-__all__ = ["ROW_PROPERTY_PREFIX", "ROW_SECTION", "Deselected", "item_rows", "row_values", "summarize", "summary_line", "test_base"]
+__all__ = [
+    "ROW_PROPERTY_PREFIX", "ROW_SECTION", "Deselected", "item_rows", "row_values", "summarize", "summary_line",
+    "test_base",
+]
 
 #: prefix of the JUnit XML properties, and the key of the report section, of a row's values
 ROW_PROPERTY_PREFIX = "pairwise."
