@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 
-from pairwise_param.plugin.outcomes import shape_of
 from pairwise_param.plugin.summary import item_rows, test_base
 
 __all__ = ["read_requests", "select"]
@@ -50,6 +49,8 @@ def read_requests(path: str) -> dict[str, list[dict[str, Any]]]:
 def select(items: list[Any], records: dict[str, list[Any]]) -> tuple[list[Any], list[Any]]:
     """(items to run, items to deselect): an item runs when its test has follow-up
     rows and each of its tables' row ids is asked for with the item's shape."""
+    from pairwise_param.runs.document import shape_of
+
     keep: list[Any] = []
     drop: list[Any] = []
     for item in items:

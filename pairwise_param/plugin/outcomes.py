@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from pairwise_param.plugin.expand import Record
     from pairwise_param.runs.document import RunTable
 
-__all__ = ["CACHE_KEY", "Run", "guarded_cache", "shape_of", "terminal_sections"]
+__all__ = ["CACHE_KEY", "Run", "guarded_cache", "terminal_sections"]
 
 #: pytest cache key of the last run's document (``config.cache.get(CACHE_KEY, None)``)
 CACHE_KEY = "pairwise/lastrun"
@@ -138,24 +138,6 @@ def _single_text(value: Any) -> str:
     return text if isinstance(text, str) else repr(value)
 
 
-def shape_of(callspec_id: str, row_ids: list[str]) -> str:
-    """The item's id without its tables' row ids (our parametrize runs first, so
-    each row id is normally the id's first part)."""
-    rest = callspec_id
-    for rid in row_ids:
-        if rest == rid:
-            rest = ""
-        elif rest.startswith(rid + "-"):
-            rest = rest[len(rid) + 1 :]
-        elif rest.endswith("-" + rid):
-            rest = rest[: -len(rid) - 1]
-        else:
-            i = rest.find("-" + rid + "-")
-            if i >= 0:
-                rest = rest[:i] + rest[i + len(rid) + 1 :]
-    return rest
-
-
 class Run:
     """The session's tables and what their items did (see the module docstring)."""
 
@@ -186,6 +168,8 @@ class Run:
     @classmethod
     def collect(cls, items: list[Any], records: dict[str, list[Record]],
                 empty: dict[str, list[str]] | None = None) -> Run:
+        from pairwise_param.runs.document import shape_of
+
         run = cls()
         slots: dict[tuple[str, int], list[list[Any]]] = {}
         holes: dict[str, dict[str, Any]] = {}
@@ -203,7 +187,7 @@ class Run:
             if rows is None:
                 continue
             rids = [rec.ids[row] for rec, row in zip(recs, rows)]
-            shape = shape_of(str(item.callspec.id), rids)
+            shape = shape_of(str(item.callspec.id), rids)  # runs.document's rule (JUnit XML read back uses it too)
             for k, (rec, row) in enumerate(zip(recs, rows)):
                 key = (base, k)
                 if key not in slots:

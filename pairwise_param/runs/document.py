@@ -28,7 +28,7 @@ from pairwise_param.runs.where import Mirror, Platform, Shard
 __all__ = [
     "Absent", "Axis", "Candidate", "Combination", "Counts", "Coverage", "EmptyTable", "Group", "Item", "Lost",
     "Reason", "RunDocument", "RunTable", "Suggestion", "axis_from_json", "document_from_json", "dump", "executed", "load",
-    "table_changes", "table_from_json", "table_to_json", "to_json",
+    "shape_of", "table_changes", "table_from_json", "table_to_json", "to_json",
 ]
 
 #: a combination: cells ``(axis index, value index)`` sorted by axis
@@ -39,6 +39,24 @@ def executed(outcome: str, when: str) -> bool:
     """THE rule of an executed item: its test body ran (a teardown error after a run
     counts; an ``xfail(run=False)`` item, skipped at set-up, does not)."""
     return when in ("call", "teardown") and outcome not in ("skipped", "not_run")
+
+
+def shape_of(callspec_id: str, row_ids: list[str]) -> str:
+    """THE rule of an item's shape: its id without its tables' row ids (the plugin's
+    parametrize runs first, so each row id is normally the id's first part)."""
+    rest = callspec_id
+    for rid in row_ids:
+        if rest == rid:
+            rest = ""
+        elif rest.startswith(rid + "-"):
+            rest = rest[len(rid) + 1 :]
+        elif rest.endswith("-" + rid):
+            rest = rest[: -len(rid) - 1]
+        else:
+            i = rest.find("-" + rid + "-")
+            if i >= 0:
+                rest = rest[:i] + rest[i + len(rid) + 1 :]
+    return rest
 
 
 @dataclass(frozen=True)

@@ -102,7 +102,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                      "--fail-under then gates on executed coverage. Several files, directories of them or "
                      "globs: the runs (CI shards) merged into one union per table, gated as one; a missing, "
                      "doubled, overlapping or empty shard and items never reported are named and fail "
-                     "the gate; a table two runs built differently is an error")
+                     "the gate; a table two runs built differently is an error. A pytest --junitxml file "
+                     "(.xml) may stand in for a shard's lost run file: its rows and outcomes, on the other "
+                     "runs' tables")
     rep.add_argument("--per-platform", action="store_true",
                      help="with --run: merge and gate the runs of each platform apart (the run files "
                      "record cuda, rocm, xpu, cpu), and name the tuples only one platform ran")

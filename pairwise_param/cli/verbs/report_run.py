@@ -93,7 +93,7 @@ def report_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                          "applies to collecting a suite (drop --run, or drop the option)")
     check_report_args(args)
     files = _expand(args.run)
-    if len(files) > 1 or args.per_platform:
+    if len(files) > 1 or args.per_platform or any(f.endswith(".xml") for f in files):
         return _report_runs(args, files, out, err)
     doc = _load_run(files[0])
     from pairwise_param.runs.text import run_below
@@ -118,7 +118,8 @@ def _report_runs(args: argparse.Namespace, files: list[str], out: TextIO, err: T
 
     if args.plot:
         raise UsageError("--plot draws one run; give one --run FILE (or merge the runs first)")
-    parts = [(f, _load_run(f)) for f in files]
+    parts = [(f, _load_run(f)) for f in files if not f.endswith(".xml")]
+    notes = _junit_parts(parts, [f for f in files if f.endswith(".xml")], err)
     groups = by_platform(parts) if args.per_platform else {"": parts}
     # per platform, each union is a part of the mirror jobs: the set is checked once, below
     whole = mirror_problems(parts) if args.per_platform else []
@@ -126,6 +127,10 @@ def _report_runs(args: argparse.Namespace, files: list[str], out: TextIO, err: T
         merged = {name: merge(group, mirrors=not args.per_platform) for name, group in groups.items()}
     except RunsDisagree as exc:
         raise UsageError(f"--run: the runs cannot be merged: {exc}") from None
+    if notes:  # test cases of a JUnit XML file that no table holds: the gate fails closed
+        from dataclasses import replace
+
+        merged = {name: replace(m, problems=(*m.problems, *notes)) for name, m in merged.items()}
     code = ExitCode.OK
     for name, m in merged.items():
         below = args.fail_under is not None and (bool(m.problems) or bool(
@@ -149,6 +154,45 @@ def _report_runs(args: argparse.Namespace, files: list[str], out: TextIO, err: T
             if args.fail_under is not None:
                 code = ExitCode.COVERAGE_BELOW
     return code
+
+
+def _junit_parts(parts: list[tuple[str, RunDocument]], xml_files: list[str], err: TextIO) -> list[str]:
+    """JUnit XML files standing in for lost run files (runs/junit.py), appended to
+    ``parts``: on the tables of the run files given; one XML file and one missing shard:
+    it is that shard.  Returns the problems (test cases no table holds)."""
+    if not xml_files:
+        return []
+    from dataclasses import replace
+
+    from pairwise_param.errors import InvalidRunFile
+    from pairwise_param.runs.junit import from_junit
+    from pairwise_param.runs.where import Shard
+
+    known = [d for _, d in parts]
+    if not known:
+        raise UsageError("--run FILE.xml: a JUnit XML file stands in for a lost run file next to the run files of "
+                         "the other shards (it holds no table); give those too")
+    counts = {d.shard.count for d in known if d.shard is not None}
+    taken = {d.shard.index for d in known if d.shard is not None}
+    count = next(iter(counts)) if len(counts) == 1 else 0
+    missing = [i for i in range(count) if i not in taken]
+    builds = {d.build for d in known}
+    problems = []
+    for f in xml_files:
+        try:
+            got = from_junit(f, known)
+        except InvalidRunFile as exc:
+            raise UsageError(f"--run {f!r}: {exc.detail}") from None
+        doc = replace(got.doc, build=next(iter(builds)) if len(builds) == 1 else None)
+        if len(xml_files) == 1 and len(missing) == 1:
+            doc = replace(doc, shard=Shard(missing[0], count, "JUnit XML standing in for a lost run file"))
+        err.write(f"pairwise-param report: {f}: JUnit XML stands in for a run file: it tells which rows ran and how "
+                  "they ended, not the table, its model fingerprint, the shard or the build (the tables of the "
+                  "other runs are assumed)\n")
+        problems += [f"{f}: {case}: its row values are in no table of the other runs (another model?)"
+                     for case in got.unplaced]
+        parts.append((f, doc))
+    return problems
 
 
 def _print_run_schema(out: TextIO) -> int:
