@@ -86,4 +86,5 @@ def row_variant(model: Any, row: Mapping[str, Any]) -> tuple[int, ...]:
     for a in model.compile_axes:
         axis = model.axes[a]
         cells[a] = axis.index_of(tuple(row.get(n) for n in axis.names) if axis.grouped else row.get(axis.name))
-    return model.index_model.variant(cells)
+    variant: tuple[int, ...] = model.index_model.variant(cells)
+    return variant
