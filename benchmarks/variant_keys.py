@@ -175,27 +175,15 @@ def _dry_factor() -> float:
     return float(os.environ.get("VARIANT_DRY_FACTOR", "16"))
 
 
-def _drop_compile_axes() -> None:
-    import pairwise_param
-    from pairwise_param import decorator
-
-    real = decorator.pairwise
-
-    def plain(*args: Any, **kwargs: Any) -> Any:
-        kwargs.pop("compile_axes", None)
-        kwargs.pop("compile_key", None)
-        return real(*args, **kwargs)
-
-    pairwise_param.pairwise = decorator.pairwise = plain  # type: ignore[assignment]
-
-
 def pytest_configure(config: pytest.Config) -> None:
     from kernel_tests.support.platform import is_interpreter
 
     if not is_interpreter():
         raise pytest.UsageError("benchmarks.variant_keys needs TRITON_INTERPRET=1 (on a GPU use benchmarks.count_variants)")
     if os.environ.get("VARIANT_PLAIN") == "1":
-        _drop_compile_axes()
+        from benchmarks.plain_tables import drop_compile_axes
+
+        drop_compile_axes()
     _patch_interpreter()
     _patch_budget()
     for module_name, names in LAUNCHERS.values():

@@ -48,7 +48,10 @@ def compile_classes(
         params = list(inspect.signature(key).parameters.values())
     except (TypeError, ValueError):
         params = [inspect.Parameter("kw", inspect.Parameter.VAR_KEYWORD)]
-    wants = list(names) if any(p.kind is p.VAR_KEYWORD for p in params) else [p.name for p in params]
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        wants = list(names)
+    else:  # a parameter with a default that is no compile axis keeps its default
+        wants = [p.name for p in params if p.name in names or p.default is p.empty]
     unknown = [n for n in wants if n not in names]
     if unknown:
         raise InvalidArgument(f"compile_key's parameter {unknown[0]!r} is not a compile axis (compile axes: "

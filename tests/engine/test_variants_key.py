@@ -66,6 +66,15 @@ def test_a_key_that_merges_nothing_is_no_key():
     assert list(keyed.index_rows) == list(plain.index_rows)
 
 
+def test_a_parameter_with_a_default_that_is_no_compile_axis_keeps_it():
+    def key(rope_dim, is_neox, dtype="bf16"):
+        return block_r(rope_dim), is_neox, dtype
+
+    keyed = _checked(cover({k: v for k, v in ROPE.items() if k != "dtype"}, compile_axes=["rope_dim", "is_neox"],
+                           compile_key=key))
+    assert keyed.method.startswith("variants 4: ")  # (bucket, is_neox): 2 x 2
+
+
 def test_grouped_axes_bind_their_names():
     axes = {"n,k": [(1, 64), (2, 64), (1, 128), (2, 128)], "dtype": ["a", "b"], "x": [0, 1, 2]}
     keyed = _checked(cover(axes, compile_axes=["n,k", "dtype"], compile_key=lambda k, dtype: (k, dtype)))
