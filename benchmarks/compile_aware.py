@@ -82,7 +82,7 @@ def main() -> None:
                 if mark.name != "pairwise" or not mark.args[0].compile_axes:
                     continue
                 spec = mark.args[0]
-                aware_model, plain_model = spec.model(attr), dataclasses.replace(spec, compile_axes=()).model(attr)
+                aware_model, plain_model = spec.model(attr), dataclasses.replace(spec, compile_axes=(), compile_key=None).model(attr)
                 from pairwise_param.tables.build import build_table
 
                 ta, tp = build_table(aware_model), build_table(plain_model)

@@ -119,7 +119,7 @@ def _restricted(model: IndexModel, variants: Sequence[tuple[int, ...]]) -> tuple
     exclusions = merge_exclusions(
         [*((e.scope, e.forbidden) for e in model.exclusions), (axes, forbidden)]
     )
-    restricted = dataclasses.replace(model, exclusions=exclusions, compile_axes=())
+    restricted = dataclasses.replace(model, exclusions=exclusions, compile_axes=(), compile_classes=())
     return restricted, Feasibility(restricted.sizes, restricted.exclusions)
 
 

@@ -41,7 +41,7 @@ def _restricted(model: Model, variants: set[tuple[int, ...]]) -> Model:
     exclusions = merge_exclusions([*((e.scope, e.forbidden) for e in model.exclusions), (axes, forbidden)])
     restricted.exclusions = exclusions
     restricted.feasibility = Feasibility(model.sizes, exclusions)
-    restricted.index_model = dataclasses.replace(model.index_model, exclusions=exclusions, compile_axes=())
+    restricted.index_model = dataclasses.replace(model.index_model, exclusions=exclusions, compile_axes=(), compile_classes=())
     return restricted
 
 

@@ -139,3 +139,25 @@ def test_variants_are_the_distinct_keys_and_every_tuple_is_covered(case):
     unkeyed = cover(axes, strength=t, constraints=rules, compile_axes=compile_axes)
     assert len(used) <= len(_keys(unkeyed, key, compile_axes))  # the key never costs a variant
     assert len(set(table.index_rows)) == len(list(table.index_rows))
+
+
+def test_a_rotated_run_keeps_the_fixed_tables_keys():
+    """Rotation (tables/rotate_variants.py) restricts a keyed model to the fixed table's
+    keys: every combination of a kept key may rotate in, no other key."""
+    from pairwise_param.model import Model
+    from pairwise_param.tables.build import build_table
+    from pairwise_param.tables.rotate_variants import rotate_compile_aware
+
+    model = Model(ROPE, compile_axes=ROPE_COMPILE, compile_key=rope_key)
+    fixed = build_table(model)
+
+    def keys(rows):
+        return {rope_key(**{n: model.decode(r)[n] for n in ROPE_COMPILE}) for r in rows}
+
+    runs: list = []
+    for _ in range(2):
+        rotated = rotate_compile_aware(model, fixed, runs)
+        assert keys(rotated.rows) <= keys(fixed.rows) and len(keys(fixed.rows)) == 4
+        report = measure(model, [model.decode(r) for r in rotated.rows])
+        assert report.complete and not report.violations
+        runs.append(rotated.rows)

@@ -38,3 +38,19 @@ def test_the_summary_and_the_order_follow_the_key(pytester: pytest.Pytester) -> 
     result = pytester.runpytest("-q", "-p", "no:cacheprovider")
     assert result.ret == 0
     result.stdout.fnmatch_lines(["pairwise-param: * 4 variants (compile_axes)"])
+
+
+def test_the_report_counts_keys(tmp_path) -> None:
+    """`pairwise-param report`'s VARIANTS: collected / plain table / full product, by key."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    (tmp_path / "test_suite.py").write_text(SUITE)
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-m", "pairwise_param.cli", "report", str(tmp_path / "test_suite.py"),
+                          "--format", "json"], capture_output=True, text=True, check=True, cwd=root).stdout
+    variants = json.loads(out)["tests"][0]["variants"]
+    # 4 keys collected; full product: 2 buckets x 2 x 2 = 8 keys (16 combinations)
+    assert variants["collected"] == 4 and variants["full"] == 8 and variants["plain"] >= 4
