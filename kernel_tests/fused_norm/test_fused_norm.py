@@ -265,8 +265,16 @@ def test_scalar_modulation_shapes(backend, device, shape):
     gen = torch.Generator(device=device).manual_seed(3)
     residual, x = (torch.rand((B, L, C), generator=gen, device=device) for _ in range(2))
     gate, scale, shift = (torch.full(shape, v, device=device) for v in (0.5, -0.25, 0.125))
-    y, _ = backend.fused_residual_norm_scale_shift(residual, x, gate, None, None, scale, shift, "rms", 1e-6)
+    # an fp32 variant with a gate that the fused table compiles (no variant of its own);
+    # its weight and bias, if any, are neutral (1 and 0)
+    flags = table_variant("fused", dtype=torch.float32, has_gate=True)
+    weight = torch.ones((C,), device=device) if flags["has_weight"] else None
+    bias = torch.zeros((C,), device=device) if flags["has_bias"] else None
+    y, _ = backend.fused_residual_norm_scale_shift(residual, x, gate, weight, bias, scale, shift,
+                                                   flags["norm_type"], 1e-6)
     r = residual + 0.5 * x
+    if flags["norm_type"] == "layer":
+        r = r - r.mean(-1, keepdim=True)
     expected = r * torch.rsqrt(r.pow(2).mean(-1, keepdim=True) + 1e-6) * 0.75 + 0.125
     assert mismatch_report(y, expected, TOLERANCES[torch.float32].y_atol, TOLERANCES[torch.float32].y_rtol) is None
 
