@@ -41,6 +41,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from pairwise_param.report.whatif import axis_kind
@@ -57,8 +58,14 @@ CASE_NAME = re.compile(
 
 #: Names that may hold an expectation or a per-row tolerance (weaker than CASE_NAME:
 #: a sign of a case list, not a proof).
-LIKELY_CASE_NAME = re.compile(r"(^|_)(check|checks|tol|atol|rtol|eps|ref|target|gold|str|text|case|scenario)s?($|_)",
-                              re.IGNORECASE)
+#: Not ``case``/``scenario``/``eps``: a column that repeats names of input cases
+#: (``edge_cases``, ``shape_case``) is an enum of inputs and ``eps`` an op's epsilon, both
+#: options (a column naming each row is a key, found by :func:`key_column`).
+LIKELY_CASE_NAME = re.compile(r"(^|_)(check|checks|tol|atol|rtol|ref|target|gold|str|text)s?($|_)", re.IGNORECASE)
+
+#: Expectation-like names that on a column of flags name an option instead
+#: (``output_dbias``, ``ref_bias``: produce a dbias, give the reference a bias).
+FLAG_OPTION_NAME = re.compile(r"^(output_|ref_)", re.IGNORECASE)
 
 #: The signs that make a list short of its product a list of cases (docs/cli.md, "the
 #: rule"); each verdict's reason names the one found.
@@ -68,6 +75,9 @@ CASE_SIGNS = (
     "chosen combinations: a column favours one value (a covering list spreads its values)",
     "ids= names each row: a list of scenarios",
     "a column name that reads as a check, a tolerance or a case",
+    "tied settings: a column follows another (each of its values always beside the same value of the other)",
+    "a product under one setting plus chosen rows: under one value every combination of the others",
+    "chosen combinations: a value in too few rows to meet the other columns' values",
 )
 
 #: The one "uncertain" list: options at a covering table's size but for an int column that
@@ -75,7 +85,7 @@ CASE_SIGNS = (
 UNCERTAIN_SIGN = "an int column that may hold sizes or option codes; pairwise_options audits it"
 
 #: A column named like a tolerance: never an option, even in a full product.
-TOLERANCE_NAME = re.compile(r"(^|_)(tol|atol|rtol|eps)s?($|_)", re.IGNORECASE)
+TOLERANCE_NAME = re.compile(r"(^|_)(tol|atol|rtol)s?($|_)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -152,10 +162,11 @@ def classify(argnames: Sequence[str], rows: Sequence[Sequence[Any]], *, ids: boo
     rows = [r for r in rows if len(r) == n]
     if len(rows) < 2:
         return Verdict("case", "fewer than two rows")
-    for name in argnames:
-        if CASE_NAME.match(name):
-            return Verdict("case", f"column {name!r} names an expectation")
     cols = [[r[j] for r in rows] for j in range(n)]
+    for name, col in zip(argnames, cols):
+        flags = all(isinstance(v, bool) for v in col)
+        if CASE_NAME.match(name) and not (flags and FLAG_OPTION_NAME.match(name)):
+            return Verdict("case", f"column {name!r} names an expectation")
     for name, col in zip(argnames, cols):
         why = _output_column(col)
         if why:
@@ -179,19 +190,67 @@ def classify(argnames: Sequence[str], rows: Sequence[Sequence[Any]], *, ids: boo
     product = 1
     for s in sizes:
         product *= s
-    if len(rows) >= product:
+    # a repeated row covers nothing new (pytest runs it twice; the report notes it)
+    distinct = list({tuple(_key(v) for v in r): r for r in rows}.values())
+    if len(distinct) >= product:
         return Verdict("option", "a full product of its values")
-    return _short_of_product(argnames, cols, sizes, len(rows), ids)
+    cols = [[r[j] for r in distinct] for j in range(n)]
+    return _short_of_product(argnames, cols, sizes, len(distinct), ids)
 
 
 def _favours(most: int, least: int, values: int) -> bool:
-    """A column whose values are not spread as a covering list spreads them: its commonest
-    value more than twice (and two more than) its rarest.  A column of three or more values
-    is given one row of slack (a row dropped or changed leaves ``3, 2, 1`` in six rows of
-    ``bias_mode``); a flag is not (``fuse=True`` in 3 of 4 rows is a baseline and its variants)."""
+    """A column whose values are not spread as a hand-written covering list spreads them:
+    its commonest value more than twice (and two more than) its rarest, a column of three
+    or more values given one row of slack (``fuse=True`` in 3 of 4 rows: a baseline and its
+    variants)."""
     if values > 2:
         least += 1
     return most - least > 1 and most > 2 * least
+
+
+@lru_cache(maxsize=256)
+def covering_rows(sizes: tuple[int, ...]) -> int:
+    """Rows of the engine's strength-2 covering table of columns of these sizes (what
+    ``cover`` or ``@pairwise`` would write for them)."""
+    from pairwise_param.tables.covering import cover
+
+    return len(cover({f"c{i}": list(range(n)) for i, n in enumerate(sizes)}, strength=2))
+
+
+def _tied(argnames: Sequence[str], keys: list[list[Any]], multi: list[int]) -> tuple[str, str] | None:
+    """A column that follows another: each value of ``i`` always beside the same value of
+    ``j`` (``attn_mask_type='arbitrary'`` always with ``use_mask=True``; both ways: two
+    columns that move together).  A covering list holds all ``a * b`` combinations of two
+    columns; one row dropped or changed removes at most one, never down to ``a``."""
+    for i in multi:
+        for j in multi:
+            if i != j and len(set(zip(keys[i], keys[j]))) == len(set(keys[i])):
+                return argnames[i], argnames[j]
+    return None
+
+
+def _sub_product(argnames: Sequence[str], keys: list[list[Any]], multi: list[int]) -> tuple[str, int] | None:
+    """A value of one column under which the rows hold every combination of two or more
+    other columns (a product of at least four), and under its other values fewer than half
+    of theirs: a product under one setting plus chosen rows (``fp8_kv_cache=True`` with
+    every scale and output, one row without it), not a product with holes.  A covering list spreads its rows over the values (about
+    ``rows / values`` each), too few for such a product, and a dropped row cannot add one.
+    Returns the column and the row of the value's first appearance."""
+    for j in multi:
+        others = [i for i in multi if i != j]
+        need = 1
+        for i in others:
+            need *= len(set(keys[i]))
+        if len(others) < 2 or need < 4:
+            continue
+        values = dict.fromkeys(keys[j])
+        for value in values:
+            rows = [r for r, k in enumerate(keys[j]) if k == value]
+            rest = len(keys[j]) - len(rows)  # under the other values: fewer than half their products
+            if (len(rows) >= need and 2 * rest < need * (len(values) - 1)
+                    and len({tuple(keys[i][r] for i in others) for r in rows}) == need):
+                return argnames[j], rows[0]
+    return None
 
 
 def _short_of_product(argnames: Sequence[str], cols: list[list[Any]], sizes: list[int], rows: int,
@@ -199,8 +258,9 @@ def _short_of_product(argnames: Sequence[str], cols: list[list[Any]], sizes: lis
     """A list short of its full product: a covering list of options written by hand (its
     holes are findings) or a list of chosen cases.  Decided from the list itself, never
     from whether it covers its pairs, so a hole cannot turn an option table into anything
-    else (the module docstring, "short of the product")."""
-    multi = [s for s in sizes if s > 1]
+    else (the module docstring, "short of the product"): no sign below can be made by one
+    row dropped from, or one value changed in, a covering list."""
+    multi = [j for j, s in enumerate(sizes) if s > 1]
     if len(multi) <= 2:
         # a pairwise table of two columns IS their product: a list that is not was chosen
         return Verdict("case", "two columns short of their product: the valid combinations")
@@ -208,18 +268,38 @@ def _short_of_product(argnames: Sequence[str], cols: list[list[Any]], sizes: lis
     shapes = [n for n, k in zip(argnames, kinds) if k == "shape"]
     if shapes:
         return Verdict("case", f"{CASE_SIGNS[0]} ({', '.join(map(repr, shapes))})")
-    top = sorted(multi)
+    top = sorted(sizes[j] for j in multi)
     least = top[-1] * top[-2]  # no covering table of these values has fewer rows
-    if 4 * rows <= 3 * least:
+    if 4 * rows < 3 * least:  # a hole of one row leaves 3 of a 3-flag table's 4 rows: not this
         return Verdict("case", f"{CASE_SIGNS[1]} ({rows} rows; covering every pair needs at least {least})")
-    for name, col in zip(argnames, cols):
-        counts = Counter(_key(v) for v in col).values()
-        if len(counts) > 1 and _favours(max(counts), min(counts), len(counts)):
-            return Verdict("case", f"{CASE_SIGNS[2]} (column {name!r}: {max(counts)} rows against "
-                                   f"{min(counts)})")
+    keys = [[_key(v) for v in col] for col in cols]
+    tied = _tied(argnames, keys, multi)
+    if tied:
+        return Verdict("case", f"{CASE_SIGNS[5]} ({tied[1]!r} follows {tied[0]!r})")
+    sub = _sub_product(argnames, keys, multi)
+    if sub:
+        name, row = sub
+        return Verdict("case", f"{CASE_SIGNS[6]} ({name}={cols[argnames.index(name)][row]!r})")
+    # a covering list shows each value of a column beside every value of every other column:
+    # in at least as many rows as the widest other column has values.  One row dropped leaves
+    # a value one row short, never two; a list of exactly the engine's covering size for
+    # these columns, one short AND lopsided (a baseline and its variants), is not a covering
+    # list with a row dropped either (that has one row less)
+    spare = rows - covering_rows(tuple(top))
+    for j in multi:
+        counts = Counter(keys[j]).values()
+        fewest = min(counts)
+        widest = max(sizes[i] for i in multi if i != j)
+        lopsided = spare == 0 and fewest < widest and _favours(max(counts), fewest, len(counts))
+        if fewest + 1 < widest or lopsided:
+            sign = CASE_SIGNS[2] if lopsided and fewest + 1 >= widest else CASE_SIGNS[7]
+            return Verdict("case", f"{sign} (column {argnames[j]!r}: {max(counts)} rows against {fewest}; "
+                                   f"a covering list has each value beside the {widest} values of another column"
+                                   f"{', at its exact size' if lopsided else ''})")
     if ids:
         return Verdict("case", CASE_SIGNS[3])
-    named = [n for n in argnames if LIKELY_CASE_NAME.search(n)]
+    named = [n for n, c in zip(argnames, cols) if LIKELY_CASE_NAME.search(n)
+             and not (FLAG_OPTION_NAME.match(n) and all(isinstance(v, bool) for v in c))]
     if named:
         return Verdict("case", f"{CASE_SIGNS[4]} ({', '.join(map(repr, named))})")
     unsure = [n for n, k in zip(argnames, kinds) if k == "uncertain"]

@@ -27,7 +27,12 @@ def test_one_hot(a, b, c):
 def test_gap(dtype, bias, fused):
     pass
 
-@pytest.mark.parametrize("dtype,fused,unroll", [("f16", True, 1), ("f16", False, 1), ("bf16", True, 2), ("bf16", False, 2)])
+@pytest.mark.parametrize("dtype,layout,fused", [("f16", "a", True), ("bf16", "b", False), ("f32", "c", True), ("f16", "b", False)])
+def test_short(dtype, layout, fused):
+    pass
+
+@pytest.mark.parametrize("dtype,fused,unroll", [("f16", True, 1), ("f16", False, 2), ("bf16", True, 2), ("bf16", False, 1),
+                                                ("f32", True, 1)])
 def test_unsure(dtype, fused, unroll):
     pass
 
@@ -65,20 +70,23 @@ def test_default_rule_on_a_suite(pytester: pytest.Pytester, capsys: pytest.Captu
     pytester.makepyfile(test_suite=SUITE)
     code, doc = report_json(capsys, "--strength", "2", "--fail-under", "100")
     tests = by_function(doc)
-    for name in ("test_square", "test_quant", "test_one_hot", "test_gap", "test_gap_said_cases"):
+    for name in ("test_square", "test_quant", "test_one_hot", "test_short", "test_gap_said_cases"):
         t = tests[name]
-        assert t["tables"] == [] and t["full_product"] == t["collected"] == 3, name
+        assert t["tables"] == [] and t["full_product"] == t["collected"] == t["axes"][0]["size"], name
         assert [a["kind"] for a in t["axes"]] == ["grouped"], name
     assert any("repeat an earlier row" in n and "row 2" in n for n in tests["test_square"]["notes"])
     assert any("case table" in n and "expected" in n for n in tests["test_square"]["notes"])
-    # a short list (3 rows over 2x2x2, below 3/4 of a covering table's 4) is a case table
-    assert any("case table" in n and "short list" in n for n in tests["test_gap"]["notes"])
+    # a short list (4 rows over 3x3x2, below 3/4 of a covering table's 9) is a case table
+    assert any("case table" in n and "short list" in n for n in tests["test_short"]["notes"])
+    # 3 rows over 2x2x2: a covering table's 4 rows less one, an option table with its hole gated
+    gap = tests["test_gap"]
+    assert [tb["verdict"] for tb in gap["tables"]] == ["option"] and gap["below_fail_under"]
     # options at a covering table's size but for an int column that may be sizes or codes
     # (unroll): uncertain, coverage shown, FULL counts its rows, never in the totals nor the gate
     unsure = tests["test_unsure"]
     assert [tb["verdict"] for tb in unsure["tables"]] == ["uncertain"]
     assert "'unroll'" in unsure["tables"][0]["verdict_reason"]
-    assert unsure["full_product"] == 4 and unsure["tables"][0]["full_product"] == 8
+    assert unsure["full_product"] == 5 and unsure["tables"][0]["full_product"] == 12
     assert unsure["tables"][0]["coverage"][0]["percent"] < 100 and not unsure["below_fail_under"]
     assert any("uncertain table" in n and "pairwise_options" in n for n in unsure["notes"])
     # marked pairwise_options, the same list is an option table and fails the gate
