@@ -23,6 +23,10 @@ to two things the CPU cannot see: the device's compute-unit count (it sets only
 ``do_not_specialize`` split counts here) and allocator alignment (16 on both).  An
 estimate, then; the GPU's count is ``benchmarks/count_variants.py``.
 
+A case over its family's interpreter budget (up to ``VARIANT_DRY_FACTOR`` times it,
+default 16) is not skipped before its inputs: it launches dry only and then ends (a
+skip; a rejected example inside a Hypothesis test), so its variants count too.
+
 ``VARIANT_PLAIN=1`` drops every ``compile_axes=`` / ``compile_key=`` from ``@pairwise``
 (the plain t=2 tables of the same tree), to count the variants compile-aware tables save.
 
@@ -144,7 +148,13 @@ def _wrap(module: Any, name: str) -> None:
             finally:
                 module.is_interpreter = saved
                 _state["dry"] = False
-            if _state["over"]:  # too large to interpret: its variants are recorded, the test ends here
+            if _state["over"]:  # too large to interpret: its variants are recorded, the case ends here
+                _state["over"] = False
+                from hypothesis import reject
+                from hypothesis.control import currently_in_test_context
+
+                if currently_in_test_context():
+                    reject()  # as the fuzz tests' assume(BUDGET.over(...) is None): the next example
                 pytest.skip("variant_keys: over the interpreter budget, launched dry only")
             return real(*args, **kwargs)
         finally:
