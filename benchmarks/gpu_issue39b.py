@@ -17,7 +17,9 @@ per-call limit):
 2. ours (this tree), cold then warm;
 3. ours with ``-p benchmarks.plain_tables`` (every table without ``compile_axes=`` /
    ``compile_key=``: the plain t=2 tables of the same tree), cold: the variants the
-   compile-aware tables save, on one tree.
+   compile-aware tables save, on one tree;
+4. ours warm under cProfile (``profile.out``; ``profile.txt``: the top functions by own
+   and by cumulative time): where the warm job's per-item time goes.
 
 Writes ``DIR/runs.json`` (every run: items, outcomes, pytest s, wall s, variants per
 family), ``DIR/runs.md`` (the same as a table) and ``DIR/summary.md`` (before/after:
@@ -50,6 +52,7 @@ def plan(baselines: list[Path], paths: list[str]) -> list[tuple[str, Path, list[
         runs += [(f"{label}-cold", base, JOB, True), (f"{label}-warm", base, JOB, False)]
     runs += [("ours-cold", ROOT, JOB, True), ("ours-warm", ROOT, JOB, False)]
     runs.append(("oursplain-cold", ROOT, [*JOB, "-p", "benchmarks.plain_tables"], True))
+    runs.append(("ours-profile", ROOT, JOB, False))  # on ours' warm cache
     return runs
 
 
@@ -117,7 +120,15 @@ def main() -> int:
             skipped.append(name)
             print(f"{name}: skipped ({left:.0f} s of the budget left)", flush=True)
             continue
-        results.append(execute(name, tree, args, a.out, cold, min(a.timeout, left)))
+        profile = name.endswith("-profile")
+        results.append(execute(name, tree, args, a.out, cold, min(a.timeout, left), profile=profile))
+        if profile and (a.out / "profile.out").exists():
+            import pstats
+
+            with open(a.out / "profile.txt", "w") as fh:
+                stats = pstats.Stats(str(a.out / "profile.out"), stream=fh)
+                stats.sort_stats("tottime").print_stats(50)
+                stats.sort_stats("cumulative").print_stats(80)
         (a.out / "runs.json").write_text(json.dumps(results, indent=1))
         (a.out / "runs.md").write_text(render(results) + "\n")
         (a.out / "summary.md").write_text(summary(results) + (f"\nskipped: {', '.join(skipped)}\n" if skipped else ""))
