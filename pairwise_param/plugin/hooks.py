@@ -66,8 +66,8 @@ class _State:
     """The session's state (a plain class: a dataclass costs about a millisecond
     to define, in every pytest run)."""
 
-    __slots__ = ("collected", "empty", "extra", "records", "results", "rows_for", "run", "settings", "shard", "summary",
-                 "tables", "use_disk")
+    __slots__ = ("collected", "empty", "extra", "mirror", "records", "results", "rows_for", "run", "settings", "shard",
+                 "summary", "tables", "use_disk")
 
     def __init__(self, settings: modes.Settings, use_disk: bool) -> None:
         self.settings = settings
@@ -81,6 +81,7 @@ class _State:
         self.results: list[Any] | None = None  # the analysed tables (runs.document.RunTable), at session end
         self.rows_for: Any = None  # plugin.rotation.Rotation / Replay: --pairwise-rotate / --pairwise-replay
         self.shard: Any = None  # runs.where.Shard: which shard of how many this run is (None: not sharded)
+        self.mirror: Any = None  # runs.where.Mirror: --pairwise-mirror (None: not a mirror job)
         self.collected: int | None = None  # @pairwise items collected before a splitter chose
 
     def tables_for(self, config: pytest.Config) -> Any:
@@ -219,6 +220,17 @@ def _rows_for(config: pytest.Config, state: _State) -> None:
     """``--pairwise-replay`` (wins) or ``--pairwise-rotate``: read what picks the rows,
     here at configure, so the controller and every xdist worker read the same file."""
     replay = state.settings.replay
+    if state.settings.mirror:
+        if replay is not None or state.settings.rotate:
+            raise pytest.UsageError(
+                "pairwise-param: --pairwise-mirror runs each mirror job's own table; it does not combine with "
+                f"--pairwise-{'replay' if replay is not None else 'rotate'} (give one of them)")
+        from pairwise_param.plugin.rotation import Mirror
+        from pairwise_param.runs.where import parse_mirror
+
+        state.mirror = parse_mirror(state.settings.mirror, "--pairwise-mirror")
+        state.rows_for = Mirror(state.mirror)
+        return
     if replay is not None:
         from pairwise_param.plugin.rotation import read_replay
 
@@ -463,6 +475,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if state.run is not None and not session.config.getoption("collectonly", False) and (
             state.run.payloads or state.run.empty or state.shard is not None):  # a shard writes even when empty
         state.run.shard = state.shard
+        state.run.mirror = state.mirror
         state.results = state.run.finish(session.config, int(exitstatus))
         if _record_history(session.config, state) and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -48,7 +48,9 @@ The options (the entries of :data:`RUN_OPTIONS`, in ``pytest --help`` order):
   (:func:`_full_when`; :func:`mode_why` says why for the summary line);
 * ``--pairwise-replay=RUNFILE``: the rows of a past run;
 * ``--pairwise-shard=I/N`` / ``PAIRWISE_SHARD``: this run is shard I of N (1-based), for
-  the run file (:mod:`pairwise_param.runs.where`).
+  the run file (:mod:`pairwise_param.runs.where`);
+* ``--pairwise-mirror=K/N`` / ``PAIRWISE_MIRROR``: this run is mirror job K of N, which
+  runs its own complete tables (:mod:`pairwise_param.tables.mirror`).
 
 Per test (see :func:`effective`): settings on the decorator are floors, the
 run-time settings can only make a test more thorough, never less:
@@ -137,6 +139,9 @@ class Settings(NamedTuple):
     #: ``--pairwise-shard`` / ``PAIRWISE_SHARD``: ``I/N``, this run is shard I of N (None: the
     #: splitters' options or the CI's variables say, if anything: ``runs/where.py``)
     shard: str | None = None
+    #: ``--pairwise-mirror`` / ``PAIRWISE_MIRROR``: ``K/N``, this run is mirror job K of N
+    #: (different complete tables per job: :mod:`pairwise_param.tables.mirror`; None: not one)
+    mirror: str | None = None
     #: ``pairwise_full_when``: the project's own switches of full mode (``--full``,
     #: ``env:SGLANG_JIT_KERNEL_RUN_FULL_TESTS``), as written
     full_when: tuple[str, ...] = ()
@@ -201,6 +206,18 @@ def _parse_full_when(text: str, source: str) -> tuple[str, ...]:
             "(env:SGLANG_JIT_KERNEL_RUN_FULL_TESTS); list the project's own switches of full mode"
         )
     return switches
+
+
+def _parse_mirror(text: str, source: str) -> str:
+    """``K/N`` (1-based), checked by :func:`pairwise_param.runs.where.parse_mirror`."""
+    from pairwise_param.errors import PairwiseError
+    from pairwise_param.runs.where import parse_mirror
+
+    try:
+        parse_mirror(text.strip(), source)
+    except PairwiseError as exc:
+        raise ModeError(exc.detail) from None
+    return text.strip()
 
 
 def _parse_shard(text: str, source: str) -> str:
@@ -344,6 +361,14 @@ RUN_OPTIONS: tuple[RunOption, ...] = (
         "this run is shard I of N (1-based), recorded in the run file so that `pairwise-param report --run` "
         "merges the shards; only where no splitter (pytest-shard, pytest-split) or CI variable says it.",
         env="PAIRWISE_SHARD", parse=_parse_shard, metavar="I/N",
+    ),
+    RunOption(
+        "mirror", "--pairwise-mirror",
+        "this run is mirror job K of N (1-based): jobs that each run the whole suite (another platform or "
+        "card) take different complete tables, job 1 the fixed one and job K the table that covers most of "
+        "the (t+1)-tuples jobs 1..K-1 did not, so their union (`pairwise-param report --run`) covers more; "
+        "not with --pairwise-rotate or --pairwise-replay.",
+        env="PAIRWISE_MIRROR", parse=_parse_mirror, metavar="K/N",
     ),
 )
 

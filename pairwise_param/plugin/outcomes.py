@@ -177,6 +177,8 @@ class Run:
         self.collected: int | None = None
         #: runs.where.Shard of this run (None: not sharded)
         self.shard: Any = None
+        #: runs.where.Mirror of this run (None: not a mirror job)
+        self.mirror: Any = None
         #: runs.where.Platform a worker saw (the controller imports no torch)
         self.platform: Any = None
 
@@ -300,7 +302,7 @@ class Run:
 
         tables = [analyze_table(p, self.outcomes) for p in self.payloads if p["items"]]
         doc = replace(run_document(tables, exitstatus, self.empty), shard=self.shard, build=build_id(os.environ),
-                      platform=_platform() or self.platform, collected=self.collected)
+                      platform=_platform() or self.platform, collected=self.collected, mirror=self.mirror)
         path = config.getoption("pairwise_report", None)
         if path:
             target = Path(path)

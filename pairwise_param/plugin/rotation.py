@@ -1,4 +1,4 @@
-"""``--pairwise-rotate`` and ``--pairwise-replay``: which rows a cover table runs this time.
+"""``--pairwise-rotate``, ``--pairwise-replay``, ``--pairwise-mirror``: which rows a cover table runs this time.
 
 * Rotation: each cover table is :func:`pairwise_param.tables.rotate.rotate`-d against
   the runs of the same table in the history (:mod:`pairwise_param.runs.history`):
@@ -18,6 +18,9 @@
   ``last``: the last run's, kept in pytest's cache) runs exactly the rows each table
   ran then.  A table whose model changed since is a collection error naming the test;
   a table the run file does not hold runs its fixed table.
+* Mirror jobs: ``--pairwise-mirror=K/N`` runs job K's own complete table of each cover
+  table (:func:`pairwise_param.tables.mirror.mirror_table`), computed from the model
+  alone, so the N jobs' union covers more (t+1)-tuples; full mode is the full product.
 
 No pytest import at module level: the hooks hand in what they read.
 """
@@ -33,7 +36,7 @@ from pairwise_param.errors import InvalidArgument
 from pairwise_param.model import Model
 from pairwise_param.tables.build import Table
 
-__all__ = ["Replay", "Rotation", "Seen", "build_id", "default_history_path", "read_replay"]
+__all__ = ["Mirror", "Replay", "Rotation", "Seen", "build_id", "default_history_path", "read_replay"]
 
 
 def default_history_path(cache: Any) -> Path | None:
@@ -236,6 +239,24 @@ class Replay:
                     f"--pairwise-replay={self.source}: row {model.describe_row(row)} breaks a constraint", where=test
                 )
         return replace(fixed, rows=tuple(rows))
+
+
+class Mirror:
+    """Mirror job ``job`` (a :class:`pairwise_param.runs.where.Mirror`): its own complete table
+    of every cover table (``--pairwise-mirror``)."""
+
+    def __init__(self, job: Any) -> None:
+        self.job = job
+
+    def table_for(self, test: str, index: int, model: Model, fixed: Table, *, mode: str = "cover",
+                  key: Model | None = None) -> Table:
+        from pairwise_param.tables.build import exhaustive
+
+        if exhaustive(mode) or self.job.index == 0:
+            return fixed  # full mode is the full product; job 1 runs the fixed table
+        from pairwise_param.tables.mirror import mirror_table
+
+        return mirror_table(model, fixed, self.job.index)
 
 
 def read_replay(source: str, cache: Any) -> Replay:

@@ -23,7 +23,7 @@ from typing import Any
 
 from pairwise_param.errors import InvalidRunFile
 from pairwise_param.runs.schema import SCHEMA_ID, SCHEMA_VERSION, problems
-from pairwise_param.runs.where import Platform, Shard
+from pairwise_param.runs.where import Mirror, Platform, Shard
 
 __all__ = [
     "Absent", "Axis", "Candidate", "Combination", "Counts", "Coverage", "EmptyTable", "Group", "Item", "Lost",
@@ -218,6 +218,8 @@ class RunDocument:
     platform: Platform | None = None
     #: the @pairwise items collected before a splitter chose (None: unknown)
     collected: int | None = None
+    #: which mirror job of how many (``--pairwise-mirror``; None: not one, or an older file)
+    mirror: Mirror | None = None
     schema_version: int = SCHEMA_VERSION
     #: where it was read from ("" when built in memory), for messages
     source: str = field(default="", compare=False)
@@ -293,6 +295,7 @@ def document_from_json(doc: Any, source: str = "") -> RunDocument:
         build=doc.get("build"),
         platform=Platform(**doc["platform"]) if doc.get("platform") else None,
         collected=doc.get("collected"),
+        mirror=Mirror(**doc["mirror"]) if doc.get("mirror") else None,
     )
 
 
@@ -381,6 +384,7 @@ def to_json(doc: RunDocument) -> dict[str, Any]:
         "build": doc.build,
         "platform": None if doc.platform is None else {"name": doc.platform.name, "device": doc.platform.device},
         "collected": doc.collected,
+        **({"mirror": {"index": doc.mirror.index, "count": doc.mirror.count}} if doc.mirror is not None else {}),
         "tables": [table_to_json(t) for t in doc.tables],
         "empty": [{"test": e.test, "location": list(e.location), "axes": list(e.axes)} for e in doc.empty],
     }

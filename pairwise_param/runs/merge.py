@@ -15,7 +15,13 @@ What a merge names (:attr:`Merged.problems`; each fails the gate):
   split: ``CI_NODE_INDEX`` unset, one seed per shard);
 * an empty shard (it ran no ``@pairwise`` item);
 * items collected but never reported (a killed or timed-out shard);
-* shards that disagree on how many items the suite has.
+* shards that disagree on how many items the suite has;
+* a mirror job missing (``mirror job 2 of 2 missing``) or given twice (:func:`mirror_problems`).
+
+Mirror jobs (``--pairwise-mirror=K/N``, each run file says which) run different complete
+tables of one model by design: their tables are united row by row (the union's rows are
+every job's rows, each once), so the union's coverage is what the jobs ran together; the
+shards of one mirror job are checked as shards among themselves.
 
 A table whose model differs between runs (another fingerprint, other axes, values,
 strength or rows) cannot be merged: :class:`~pairwise_param.errors.RunsDisagree`, naming
@@ -25,12 +31,12 @@ the test and what differs.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pairwise_param.errors import RunsDisagree
 from pairwise_param.runs.document import Axis, Item, RunDocument, RunTable, table_changes, table_to_json
 
-__all__ = ["Merged", "by_platform", "merge", "only_on"]
+__all__ = ["Merged", "by_platform", "merge", "mirror_problems", "only_on"]
 
 
 @dataclass(frozen=True)
@@ -45,7 +51,8 @@ class Merged:
 
 
 def _label(source: str, doc: RunDocument) -> str:
-    parts = [str(doc.shard)] if doc.shard is not None else []
+    parts = [str(doc.mirror)] if doc.mirror is not None else []
+    parts += [str(doc.shard)] if doc.shard is not None else []
     if doc.platform is not None:
         parts.append(doc.platform.name + (f" {doc.platform.device}" if doc.platform.device else ""))
     return source + (f" ({', '.join(parts)})" if parts else "")
@@ -61,28 +68,72 @@ def _differs(old: RunTable, new: RunTable) -> str:
     return "; ".join(parts)
 
 
-def _union(key: tuple[str, int], tables: Sequence[tuple[str, RunTable]]) -> RunTable:
+def _union(key: tuple[str, int], tables: Sequence[tuple[str, RunTable, int | None]]) -> RunTable:
+    """One table of the union: the runs of one mirror job (or of no mirror) must have run
+    the same table; different mirror jobs' tables of one model are united row by row."""
     from pairwise_param.runs.analysis import analyze_table
 
-    first_source, first = tables[0]
-    items: dict[str, Item] = {}
-    for source, t in tables:
+    first_source, first, first_job = tables[0]
+    rows: dict[tuple[int, ...], int] = {r: i for i, r in enumerate(first.rows)}
+    row_ids = list(first.row_ids)
+    items: dict[tuple[str, int], Item] = {}
+    for source, t, job in tables:
         what = _differs(first, t)
+        if what and job != first_job and first_job is not None and job is not None:
+            what = _differs(first, replace(t, rows=first.rows))  # mirror jobs: other rows, one model
         if what:
             raise RunsDisagree(
                 f"{first_source} and {source} ran another table (table {key[1]}): {what}; merge runs of one "
                 "commit and one configuration (the same --pairwise-* options, seed and history)", where=key[0])
+        remap: list[int] | None = None
+        if t.rows != first.rows:  # a mirror job's own table: its rows join the union's
+            remap = []
+            for r, row_id in zip(t.rows, t.row_ids):
+                if r not in rows:
+                    rows[r] = len(row_ids)
+                    row_ids.append(row_id)
+                remap.append(rows[r])
         for item in t.items:
-            held = items.get(item.nodeid)
-            if held is None or (item.executed and not held.executed):
-                items[item.nodeid] = item
+            moved = item if remap is None else replace(item, row=remap[item.row])
+            k = (item.nodeid, moved.row)
+            held = items.get(k)
+            if held is None or (moved.executed and not held.executed):
+                items[k] = moved
     if len(tables) == 1:
         return first
     payload = table_to_json(first)
+    payload["rows"] = [list(r) for r in rows]
+    payload["row_ids"] = row_ids
     payload["items"] = [[i.nodeid, i.row, i.shape] for i in items.values()]
     outcomes = {i.nodeid: {"outcome": i.outcome, "when": i.when, "signature": i.signature, "reason": i.reason}
                 for i in items.values() if i.outcome != "not_run"}
     return analyze_table(payload, outcomes)
+
+
+def mirror_problems(parts: Sequence[tuple[str, RunDocument]]) -> list[str]:
+    """What is wrong with a set of mirror jobs as a set: a job missing or given twice
+    (twice: two runs of one job that are no shards of it), jobs of different counts, runs
+    that are mirror jobs beside runs that are not."""
+    jobs = [(s, d) for s, d in parts if d.mirror is not None]
+    if not jobs:
+        return []
+    out: list[str] = []
+    if len(jobs) < len(parts):
+        plain = [s for s, d in parts if d.mirror is None]
+        out.append(f"{', '.join(plain)}: no mirror job, merged with mirror jobs (give every job --pairwise-mirror)")
+    counts = sorted({d.mirror.count for _, d in jobs if d.mirror is not None})
+    if len(counts) > 1:
+        return [*out, f"the runs are mirror jobs of different sets ({' vs '.join(map(str, counts))} jobs)"]
+    seen: dict[int, list[tuple[str, RunDocument]]] = {}
+    for source, d in jobs:
+        if d.mirror is not None:
+            seen.setdefault(d.mirror.index, []).append((source, d))
+    for index, runs in sorted(seen.items()):
+        unsharded = [s for s, d in runs if d.shard is None]
+        if len(runs) > 1 and unsharded:
+            out.append(f"mirror job {index + 1} of {counts[0]} given twice: {', '.join(s for s, _ in runs)}")
+    out.extend(f"mirror job {i + 1} of {counts[0]} missing" for i in range(counts[0]) if i not in seen)
+    return out
 
 
 def _shard_problems(parts: Sequence[tuple[str, RunDocument]], reported: int) -> list[str]:
@@ -117,26 +168,29 @@ def _shard_problems(parts: Sequence[tuple[str, RunDocument]], reported: int) -> 
     return out
 
 
-def merge(parts: Sequence[tuple[str, RunDocument]]) -> Merged:
+def merge(parts: Sequence[tuple[str, RunDocument]], *, mirrors: bool = True) -> Merged:
     """The union of ``parts`` ((source, document), in the order given) and what is wrong
-    with the set (see the module docstring).  Raises
+    with the set (see the module docstring; ``mirrors``: include :func:`mirror_problems`,
+    off where the caller merges a part of the jobs, one platform's).  Raises
     :class:`~pairwise_param.errors.RunsDisagree` for a table two runs built differently."""
     problems: list[str] = []
-    by_key: dict[tuple[str, int], list[tuple[str, RunTable]]] = {}
-    owner: dict[tuple[str, str], str] = {}  # (platform, nodeid) -> the first run that executed it
+    by_key: dict[tuple[str, int], list[tuple[str, RunTable, int | None]]] = {}
+    # (platform, mirror job, nodeid) -> the first run that executed it
+    owner: dict[tuple[str, int | None, str], str] = {}
     overlap: dict[tuple[str, str], int] = {}
     for source, doc in parts:
         platform = doc.platform.name if doc.platform is not None else ""
+        job = doc.mirror.index if doc.mirror is not None else None
         if not doc.tables and not doc.empty:
             problems.append(f"{_label(source, doc)} ran no @pairwise item (an empty shard)")
         never = 0
         for t in doc.tables:
-            by_key.setdefault(t.key, []).append((source, t))
+            by_key.setdefault(t.key, []).append((source, t, job))
             for item in t.items:
                 if item.outcome == "not_run":
                     never += 1
                     continue
-                first = owner.setdefault((platform, item.nodeid), source)
+                first = owner.setdefault((platform, job, item.nodeid), source)
                 if first != source:
                     overlap[(first, source)] = overlap.get((first, source), 0) + 1
         if never:
@@ -152,7 +206,20 @@ def merge(parts: Sequence[tuple[str, RunDocument]]) -> Merged:
     tables = tuple(_union(key, group) for key, group in by_key.items())
     tables = tuple(sorted(tables, key=lambda t: t.key))
     reported = len({i.nodeid for t in tables for i in t.items if i.outcome != "not_run"})
-    problems = _shard_problems(parts, reported) + problems
+    jobs: dict[int | None, list[tuple[str, RunDocument]]] = {}
+    for source, doc in parts:
+        jobs.setdefault(doc.mirror.index if doc.mirror is not None else None, []).append((source, doc))
+    if len(jobs) == 1:
+        problems = _shard_problems(parts, reported) + problems
+    else:  # the shards of each mirror job among themselves
+        found = []
+        for job, group in sorted(jobs.items(), key=lambda kv: -1 if kv[0] is None else kv[0]):
+            ran = len({i.nodeid for _, d in group for t in d.tables for i in t.items if i.outcome != "not_run"})
+            where = f"mirror job {job + 1}: " if job is not None else ""
+            found += [where + p for p in _shard_problems(group, ran)]
+        problems = found + problems
+    if mirrors:
+        problems = mirror_problems(parts) + problems
     empty = {e.test: e for _, d in parts for e in d.empty}
     docs = [d for _, d in parts]
     builds = {d.build for d in docs}

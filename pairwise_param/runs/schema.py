@@ -20,6 +20,8 @@ labels).  Top level::
      "platform": {"name": "cuda", "device": "NVIDIA H100"},   # null: unknown (torch never imported)
      "collected": 120,                   # @pairwise items collected before a splitter chose (null: unknown)
                                          # (v2; a v1 file reads as null for these four)
+     "mirror": {"index": 1, "count": 2}, # --pairwise-mirror: mirror job index (0-based) of count, each
+                                         # running its own complete tables (absent: not a mirror job)
      "tables": [TABLE, ...],             # one per @pairwise mark of a test that had items
      "empty": [{"test": "tests/test_k.py::test_k", "location": ["tests/test_k.py", 12],
                 "axes": ["dtype"]}]}     # tests whose table is a hole: an axis without values
@@ -278,6 +280,11 @@ RUN_SCHEMA: dict[str, Any] = {
             "properties": {"name": _STR, "device": _STR},
         },
         "collected": {"type": ["integer", "null"], "minimum": 0},
+        "mirror": {
+            "type": ["object", "null"],
+            "required": ["index", "count"],
+            "properties": {"index": _INT, "count": {"type": "integer", "minimum": 1}},
+        },
         "tables": {"type": "array", "items": _TABLE},
         "empty": {"type": "array", "items": _EMPTY},
     },
@@ -386,6 +393,9 @@ def problems(doc: Any, limit: int = 10) -> list[str]:
     shard = doc.get("shard")
     if isinstance(shard, dict) and shard["index"] >= shard["count"]:
         out.append(f"$.shard.index: {shard['index']}, but there are {shard['count']} shards (the index is 0-based)")
+    mirror = doc.get("mirror")
+    if isinstance(mirror, dict) and mirror["index"] >= mirror["count"]:
+        out.append(f"$.mirror.index: {mirror['index']}, but there are {mirror['count']} mirror jobs (0-based)")
     for t, table in enumerate(doc["tables"]):
         _table_problems(table, f"$.tables[{t}]", out)
         if len(out) >= limit:

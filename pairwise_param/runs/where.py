@@ -31,7 +31,7 @@ from typing import Any
 
 from pairwise_param.errors import InvalidArgument
 
-__all__ = ["Platform", "Shard", "build_id", "parse_shard", "platform", "shard"]
+__all__ = ["Mirror", "Platform", "Shard", "build_id", "parse_mirror", "parse_shard", "platform", "shard"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,19 @@ class Shard:
 
     def __str__(self) -> str:
         return f"shard {self.index + 1} of {self.count}"
+
+
+@dataclass(frozen=True)
+class Mirror:
+    """Mirror job ``index`` (0-based) of ``count``: jobs that each run the whole suite
+    (another platform, another card) and run different complete tables
+    (``--pairwise-mirror=K/N``, :mod:`pairwise_param.tables.mirror`)."""
+
+    index: int
+    count: int
+
+    def __str__(self) -> str:
+        return f"mirror job {self.index + 1} of {self.count}"
 
 
 @dataclass(frozen=True)
@@ -93,6 +106,19 @@ def parse_shard(text: str, source: str) -> Shard:
     if i == 0:
         raise InvalidArgument(f"{source}={text!r}: shards are numbered from 1 (1/{n} .. {n}/{n})")
     return _checked(i - 1, n, f"{source}={text}")
+
+
+def parse_mirror(text: str, source: str) -> Mirror:
+    """``K/N`` (1-based: ``1/2`` .. ``2/2``) as a :class:`Mirror`; an
+    :class:`~pairwise_param.errors.InvalidArgument` naming ``source`` otherwise."""
+    index, sep, count = text.strip().partition("/")
+    if not sep:
+        raise InvalidArgument(f"{source}={text!r}: give K/N, this job's number and the number of mirror jobs "
+                              "(1/2 .. 2/2)")
+    k, n = _whole(index, f"{source}={text!r}"), _whole(count, f"{source}={text!r}")
+    if n < 1 or not 1 <= k <= n:
+        raise InvalidArgument(f"{source}={text!r}: mirror job {k} of {n} does not exist (jobs are 1..{max(n, 1)})")
+    return Mirror(k - 1, n)
 
 
 def shard(given: str | None, options: Mapping[str, Any], env: Mapping[str, str]) -> Shard | None:

@@ -113,15 +113,17 @@ def _report_runs(args: argparse.Namespace, files: list[str], out: TextIO, err: T
     ``--per-platform``: one union per platform, each gated, and the tuples one platform ran alone."""
     from pairwise_param.cli import formats
     from pairwise_param.errors import RunsDisagree
-    from pairwise_param.runs.merge import by_platform, merge, only_on
+    from pairwise_param.runs.merge import by_platform, merge, mirror_problems, only_on
     from pairwise_param.runs.text import run_below
 
     if args.plot:
         raise UsageError("--plot draws one run; give one --run FILE (or merge the runs first)")
     parts = [(f, _load_run(f)) for f in files]
     groups = by_platform(parts) if args.per_platform else {"": parts}
+    # per platform, each union is a part of the mirror jobs: the set is checked once, below
+    whole = mirror_problems(parts) if args.per_platform else []
     try:
-        merged = {name: merge(group) for name, group in groups.items()}
+        merged = {name: merge(group, mirrors=not args.per_platform) for name, group in groups.items()}
     except RunsDisagree as exc:
         raise UsageError(f"--run: the runs cannot be merged: {exc}") from None
     code = ExitCode.OK
@@ -141,6 +143,11 @@ def _report_runs(args: argparse.Namespace, files: list[str], out: TextIO, err: T
         alone = only_on(merged)
         if alone and args.format != "json":
             out.write("\ntuples only one platform ran:\n" + "".join(line + "\n" for line in alone))
+        if whole:
+            (err if args.format == "json" else out).write(
+                "\nthe mirror jobs as a set:\n" + "".join(f"- {p}\n" for p in whole))
+            if args.fail_under is not None:
+                code = ExitCode.COVERAGE_BELOW
     return code
 
 
