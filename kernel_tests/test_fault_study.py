@@ -83,6 +83,9 @@ def test_two_rmsnorm_faults_end_to_end(device):
     mask = study_fault(by_id()["rms-mask-row-stride"], target, tab)
     assert mask["order"] == 1 and mask["witnesses"] == [{"padded": True}] and mask["failing_rows"] == 4
     assert all(mask["kills"]["random"])  # half the rows fail: every 4-row sample holds one
+    # the suite's compile-aware table (compile_axes=["dtype"]) covers every pair as well
+    assert stride["kills"]["t2c"] and mask["kills"]["t2c"]
+    assert tab.variants is not None and tab.variants[1] <= tab.variants[0]
 
 
 def test_cli_names_match_and_bad_names_are_usage_errors(capsys):

@@ -12,7 +12,7 @@ not identifiers or collide with an option name, and grouped axes
 (``{"n,k,m": [(1, 64, 128), ...]}``).  Mapping axes come first, then keyword
 axes, each in the order written.  Options are keyword-only and reserved:
 ``strength, sub_models, constraints, include, mode, effort, seed, ids,
-indirect, compile_axes, derived`` (see :func:`pairwise`).
+indirect, compile_axes, compile_key, derived`` (see :func:`pairwise`).
 
 The mark contract (stable, read by the plugin and by ``pairwise-param``'s CLI)
 ------------------------------------------------------------------------------
@@ -94,6 +94,7 @@ class PairwiseSpec:
     ids: Any = None
     indirect: bool | tuple[str, ...] = False
     compile_axes: tuple[str, ...] = ()
+    compile_key: Callable[..., Any] | None = None
     derived: Mapping[str, Callable[..., Any]] | None = None
     #: axis name -> {value position: (marks, id)} for values given as ``pytest.param(value,
     #: marks=..., id=...)``; ``axes`` holds the bare values.
@@ -128,6 +129,7 @@ class PairwiseSpec:
             include=self.include,
             sub_models=self.sub_models,
             compile_axes=self.compile_axes,
+            compile_key=self.compile_key,
             where=where,
         )
 
@@ -142,6 +144,7 @@ class PairwiseSpec:
             include=self.include,
             sub_models=self.sub_models,
             compile_axes=self.compile_axes,
+            compile_key=self.compile_key,
             where=where,
             invalid_positions=self.invalid,
         )
@@ -298,6 +301,7 @@ def pairwise(
     ids: Any = None,
     indirect: bool | Sequence[str] = False,
     compile_axes: Sequence[str] = (),
+    compile_key: Callable[..., Any] | None = None,
     derived: Mapping[str, Callable[..., Any]] | None = None,
     **axes: Iterable[Any],
 ) -> Callable[[F], F]:
@@ -321,6 +325,8 @@ def pairwise(
       of one axis), or ``{"argname": fn(value) or [ids]}``;
     * ``indirect``: as in ``pytest.mark.parametrize``;
     * ``compile_axes``: the axes that select a kernel variant (fewest variants);
+    * ``compile_key``: ``lambda rope_dim, dtype: (block(rope_dim), dtype)``: compile-axis
+      values with equal keys are one variant;
     * ``derived``: ``{"atol": lambda dtype, reduction: ...}``: arguments computed from
       each row's values (not axes: never paired, not in the id; in full mode too).
 

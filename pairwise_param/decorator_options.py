@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from pairwise_param.constraints import constraint_list
 from pairwise_param.contract import ID_STYLES
@@ -273,6 +273,12 @@ def _check_compile_axes(value: Any, ctx: Context) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
+def _check_compile_key(value: Any, ctx: Context) -> Callable[..., Any] | None:
+    if value is not None and not callable(value):
+        raise _bad("compile_key", value, ctx)
+    return cast("Callable[..., Any] | None", value)  # its parameters and keys are checked by the model (pairwise_param.compile_key)
+
+
 def _check_indirect(value: Any, ctx: Context) -> bool | tuple[str, ...]:
     if isinstance(value, bool):
         return value
@@ -322,6 +328,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("compile_axes", (), _check_compile_axes,
            "['dtype', 'has_bias']: the axes whose values select a kernel variant (Triton constexprs); "
            "the table then compiles as few variants as a covering array of those axes alone."),
+    Option("compile_key", None, _check_compile_key,
+           "lambda rope_dim, dtype: (block(rope_dim), dtype): with compile_axes, a hashable key of "
+           "their values; values with equal keys compile one variant, and the table uses the fewest keys."),
     Option("derived", None, _check_derived,
            "{'atol': fn(dtype, reduction)}: arguments computed from each row's axis values; not "
            "axes (never paired, not in the id), in the JUnit properties."),

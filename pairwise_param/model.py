@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pairwise_param.axis import Axis
+from pairwise_param.compile_key import compile_classes
 from pairwise_param.constraints import (
     Binding,
     Constraint,
@@ -87,6 +88,29 @@ class IndexModel:
     #: declared): the engine then builds the table with the fewest variants
     #: (:mod:`pairwise_param.engine.variants`)
     compile_axes: tuple[int, ...] = ()
+    #: with a ``compile_key``: the variant of each combination of the compile axes' values
+    #: (``itertools.product`` order), dense ids in first-seen order; ``()``: each
+    #: combination is its own variant (no key, or a key that merges none)
+    compile_classes: tuple[int, ...] = ()
+
+    def variant(self, row: Sequence[int | None]) -> tuple[int, ...]:
+        """The kernel variant of ``row`` (a full index row): its values on the compile
+        axes, or with :attr:`compile_classes` the first combination of its class (equal
+        for every row of one variant)."""
+        combo = tuple(int(row[a]) for a in self.compile_axes)  # type: ignore[arg-type]
+        if not self.compile_classes:
+            return combo
+        reps: dict[int, tuple[int, ...]] | None = self.__dict__.get("_reps")
+        if reps is None:
+            reps = {}
+            for c, cls in zip(itertools.product(*(range(self.sizes[a]) for a in self.compile_axes)),
+                              self.compile_classes):
+                reps.setdefault(cls, c)
+            self.__dict__["_reps"] = reps
+        index = 0
+        for a, v in zip(self.compile_axes, combo):
+            index = index * self.sizes[a] + v
+        return reps[self.compile_classes[index]]
 
     def canonical(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -98,6 +122,8 @@ class IndexModel:
         }
         if self.compile_axes:  # only then: every other model keeps its fingerprint (and cache key)
             out["compile_axes"] = list(self.compile_axes)
+        if self.compile_classes:
+            out["compile_classes"] = list(self.compile_classes)
         return out
 
     def fingerprint(self) -> str:
@@ -170,6 +196,11 @@ class Model:
         Names of the axes whose values select a kernel variant (Triton
         constexprs, JIT template arguments): the table then uses as few
         distinct combinations of them as a covering array of those axes alone.
+    compile_key:
+        With ``compile_axes``: a function of (some of) the compile axes' values, by
+        parameter name, returning a hashable variant key (``lambda rope_dim, dtype:
+        (block_r(rope_dim), dtype)``): rows with equal keys compile one variant, and the
+        table uses as few distinct keys as it can (:mod:`pairwise_param.engine.variants`).
     where:
         The test (or other context) named in every error message.
     """
@@ -183,6 +214,7 @@ class Model:
         include: Iterable[RowLike] | None = (),
         sub_models: Iterable[tuple[Sequence[str], int]] | None = (),
         compile_axes: Iterable[str] | None = (),
+        compile_key: Callable[..., Any] | None = None,
         where: str | None = None,
     ) -> None:
         self.where = where
@@ -212,7 +244,8 @@ class Model:
             interactions=_interactions(n, self.strength, self.sub_models),
             exclusions=self.exclusions,
             include=self.include,
-            compile_axes=self._compile_axes(compile_axes),
+            compile_axes=(caxes := self._compile_axes(compile_axes)),
+            compile_classes=compile_classes(self.axes, caxes, compile_key, where),
         )
 
     @property

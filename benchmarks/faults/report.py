@@ -36,6 +36,7 @@ def _group_rows(name: str, faults: Sequence[dict[str, Any]], seeds: int) -> str:
     rand_mean = (sum(sum(f["kills"]["random"]) for f in detected) / (seeds * n)) if n else 0.0
     worst = min((sum(f["kills"]["random"][s] for f in detected) for s in range(seeds)), default=0)
     cells = [name, str(len(faults)), str(n), _rate(sum(f["kills"]["t2"] for f in detected), n),
+             _rate(sum(f["kills"].get("t2c", f["kills"]["t2"]) for f in detected), n),
              _rate(sum(f["kills"]["t3"] for f in detected), n),
              _rate(sum(bool(f["kills"]["upstream"]) for f in ups), len(ups)),
              "-" if not n else f"{100 * rand_mean:.1f}%", "-" if not n else f"{worst}/{n}"]
@@ -46,23 +47,24 @@ def markdown(result: dict[str, Any]) -> str:
     faults = result["faults"]
     seeds = result["random_seeds"]
     intro = (f"Faults: {len(faults)}; random samples per fault: {seeds} (each the size of the t=2 table). "
-             f"Kill = at least one row of the mode fails; every mode's rows are full-product rows, so one "
+             f"t=2 compile-aware: the suite's own table (its compile_axes= / compile_key=; the plain t=2 "
+             f"table where a test declares none). Kill = at least one row of the mode fails; every mode's rows are full-product rows, so one "
              f"full-product run per fault decides all modes.")
-    header = (f"| fault | test | order | failing rows | minimal failing combination | full | t=2 | t=3 "
-              f"| upstream CI | random (kills of {seeds}) |")
-    out = [intro, "", header, "|---|---|---:|---:|---|---|---|---|---|---:|"]
+    header = (f"| fault | test | order | failing rows | minimal failing combination | full | t=2 "
+              f"| t=2 compile-aware | t=3 | upstream CI | random (kills of {seeds}) |")
+    out = [intro, "", header, "|---|---|---:|---:|---|---|---|---|---|---|---:|"]
     for f in faults:
         k = f["kills"]
         out.append(f"| `{f['id']}` | {f['target'].split('/')[1]} | {_order(f['order'])} | "
                    f"{f['failing_rows']}/{f['full_rows']} | {_witness(f)} | {_yes(k['full'])} | {_yes(k['t2'])} | "
-                   f"{_yes(k['t3'])} | {_yes(k['upstream'])} | {sum(k['random'])} |")
+                   f"{_yes(k.get('t2c', k['t2']))} | {_yes(k['t3'])} | {_yes(k['upstream'])} | {sum(k['random'])} |")
     legend = ("The faults (the bug, and why it is plausible; `aimed at` is the author's intent, the order above "
               "is measured):")
     out += ["", legend, "", "| fault | bug | why | aimed at |", "|---|---|---|---|"]
     for f in faults:
         out.append(f"| `{f['id']}` | {f['title']} | {f['why']} | {f['expect']} |")
-    head = ["| group | faults | detected by full | t=2 | t=3 | upstream CI | random mean | random worst seed |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    head = [("| group | faults | detected by full | t=2 | t=2 compile-aware | t=3 | upstream CI | random mean "
+            "| random worst seed |"), "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     out += ["", "Kill rates per interaction order (over the faults the full product detects):", "", *head]
     orders = sorted({f["order"] for f in faults if f["order"] is not None})
     for o in orders:
@@ -75,11 +77,14 @@ def markdown(result: dict[str, Any]) -> str:
     for fam in sorted({f["family"] for f in faults}):
         out.append(_group_rows(fam, [f for f in faults if f["family"] == fam], seeds))
     out += ["", "Cases per mode (option rows x study shapes), per test:", "",
-            "| test | shapes | full | t=2 | t=3 | upstream CI | random | model |", "|---|---:|---:|---:|---:|---:|---:|---|"]
+            ("| test | shapes | full | t=2 | t=2 compile-aware | variants t=2 -> compile-aware | t=3 | upstream CI "
+            "| random | model |"), "|---|---:|---:|---:|---:|---|---:|---:|---:|---|"]
     for t in result["targets"]:
         s = t["shapes"]
         up = "-" if t["upstream_rows"] is None else f"{t['upstream_rows'] * s}"
-        out.append(f"| {t['key']} | {s} | {t['full_rows'] * s} | {t['t2_rows'] * s} | {t['t3_rows'] * s} | {up} | "
+        var = "-" if not t.get("variants") else f"{t['variants'][0]} -> {t['variants'][1]}"
+        out.append(f"| {t['key']} | {s} | {t['full_rows'] * s} | {t['t2_rows'] * s} | "
+                   f"{t.get('t2c_rows', t['t2_rows']) * s} | {var} | {t['t3_rows'] * s} | {up} | "
                    f"{t['t2_rows'] * s} | {t['model']} |")
     out += ["", "Sanity (unmutated kernels, full product): " + "; ".join(
         f"{s['target']} {s['failing_rows']} failing of {s['rows']} rows" for s in result["sanity"]) + ".",

@@ -30,6 +30,10 @@ class Tables:
     full: tuple[RowT, ...]
     t2: tuple[RowT, ...]
     t3: tuple[RowT, ...]
+    #: the compile-aware t=2 table (the suite's compile_axes= / compile_key=; t2 when none)
+    t2c: tuple[RowT, ...]
+    #: kernel variants (distinct compile keys) of t2 and t2c; None without compile axes
+    variants: tuple[int, int] | None
     upstream: tuple[RowT, ...] | None
     upstream_dropped: int
     random: tuple[tuple[RowT, ...], ...]
@@ -43,11 +47,23 @@ def tables(target: Target, seeds: Sequence[int] = RANDOM_SEEDS) -> Tables:
     model = Model(dict(target.axes), constraints=args["constraints"])
     full = tuple(tuple(model.decode(r)[n] for n in names) for r in full_rows(model))
 
-    def table(t: int) -> tuple[RowT, ...]:
-        rows = cover(dict(target.axes), strength=min(t, len(names)), **args)
+    def table(t: int, **more: Any) -> tuple[RowT, ...]:
+        rows = cover(dict(target.axes), strength=min(t, len(names)), **args, **more)
         return tuple(tuple(r[n] for n in names) for r in rows)
 
     t2, t3 = table(2), table(3)
+    compile_args = target.compile_args()
+    t2c, variants = t2, None
+    if compile_args:
+        t2c = table(2, **compile_args)
+        keyed = Model(dict(target.axes), constraints=args["constraints"], **compile_args)
+        encode = {n: {v: i for i, v in enumerate(keyed.axes[keyed.axis_index(n)].values)} for n in names}
+
+        def count(rows: Sequence[RowT]) -> int:
+            cells = [[encode[n][v] for n, v in zip(names, r)] for r in rows]
+            return len({keyed.index_model.variant(c) for c in cells})
+
+        variants = (count(t2), count(t2c))
     upstream = None
     dropped = 0
     if target.upstream_rows is not None:
@@ -56,7 +72,7 @@ def tables(target: Target, seeds: Sequence[int] = RANDOM_SEEDS) -> Tables:
         upstream = tuple(dict.fromkeys(k for k in keys if k in fullset))
         dropped = sum(1 for k in keys if k not in fullset)
     rand = tuple(tuple(s) for s in random_samples(full, len(t2), seeds))
-    return Tables(names, full, t2, t3, upstream, dropped, rand)
+    return Tables(names, full, t2, t3, t2c, variants, upstream, dropped, rand)
 
 
 def _device() -> torch.device:
@@ -120,6 +136,7 @@ def study_fault(fault: Fault, target: Target, tab: Tables) -> dict[str, Any]:
         "witnesses": [{tab.names[a]: label(v) for a, v in w.items()} for w in witnesses],
         "failing_rows": len(failing), "full_rows": len(tab.full), "skipped_cases": skipped,
         "kills": {"full": bool(failing), "t2": killed(tab.t2, failing), "t3": killed(tab.t3, failing),
+                  "t2c": killed(tab.t2c, failing),
                   "upstream": None if tab.upstream is None else killed(tab.upstream, failing),
                   "random": rand},
         "first_failure": next(iter(failing_msgs.values()), None),

@@ -41,6 +41,17 @@ class Target:
     spec: PairwiseSpec | None = None           # the suite's spec (None: a study model, see model_note)
     model_note: str = "the suite's @pairwise axes and constraints"
     include: tuple[Mapping[str, Any], ...] = field(default=())
+    #: the suite's ``compile_axes=`` / ``compile_key=`` (the compile-aware t=2 table; the
+    #: spec's when there is one)
+    compile_axes: tuple[str, ...] = ()
+    compile_key: Callable[..., Any] | None = None
+
+    def compile_args(self) -> dict[str, Any]:
+        """``compile_axes`` / ``compile_key`` of the suite's table (empty: none declared)."""
+        spec = self.spec
+        axes = self.compile_axes or (spec.compile_axes if spec is not None else ())
+        key = self.compile_key or (spec.compile_key if spec is not None else None)
+        return {"compile_axes": axes, "compile_key": key} if axes else {}
 
     def cover_args(self) -> dict[str, Any]:
         """Keyword arguments of ``pairwise_param.cover`` that rebuild the suite's table
@@ -260,7 +271,7 @@ def _fused_targets() -> list[Target]:
     return [Target("fused_norm/test_fused_residual_norm_scale_shift", "fused_norm", "kernel_tests.fused_norm.kernels",
                    axes, spec.constraints, ((2, 2, 100),), _fused_backend, _run_fused, kept, note, None,
                    f"the suite's axes and constraints with value lists cut ({cut}); tables built by cover() "
-                   f"from that model")]
+                   f"from that model", compile_axes=spec.compile_axes, compile_key=spec.compile_key)]
 
 
 #: each family's targets (the families themselves: kernel_tests/support/families.py)

@@ -11,6 +11,7 @@ are in ``test_fused_norm.py``'s docstring; they travel with the dtype
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -112,6 +113,33 @@ NSS_OPTIONS = {
 #: layout is specialized): ``compile_axes=`` of the tables, so they compile the fewest.
 FUSED_COMPILE_AXES = ["norm_type", "dtype", "has_gate", "has_weight", "has_bias"]
 NSS_COMPILE_AXES = ["norm_type", "dtype", "has_weight", "has_bias"]
+
+
+@functools.cache
+def _table_variants(op: str) -> tuple[dict[str, Any], ...]:
+    """The variants (compile-axis values) the op's fixed ``@pairwise`` table compiles, in
+    row order: ``cover()`` of the suite's own model, so the same rows the plugin runs."""
+    from pairwise_param import cover
+
+    if op == "fused":
+        options, rules, axes = FUSED_OPTIONS, [gate_iff_layout, bias_needs_weight], FUSED_COMPILE_AXES
+    else:
+        options, rules, axes = NSS_OPTIONS, [bias_needs_weight], NSS_COMPILE_AXES
+    table = cover(options, constraints=rules, compile_axes=axes)
+    seen = dict.fromkeys(tuple((a, row[a]) for a in axes) for row in table)
+    return tuple(dict(v) for v in seen)
+
+
+def table_variant(op: str, prefer: tuple[str, ...] = (), **fixed: Any) -> dict[str, Any]:
+    """A variant of op's table (``"fused"`` or ``"nss"``) holding the ``fixed`` values
+    (those with the most ``prefer`` flags True first, then the table's order): the tests
+    outside the tables launch the kernel with its flags and so compile nothing the tables
+    do not (a GPU compiles each variant once; issue 39). Every ``(norm_type, dtype)`` pair
+    is a variant of both tables (they cover every pair of values)."""
+    found = [v for v in _table_variants(op) if all(v[k] == x for k, x in fixed.items())]
+    if not found:
+        raise LookupError(f"no variant of the {op} table holds {fixed}; its variants: {_table_variants(op)}")
+    return max(found, key=lambda v: sum(bool(v.get(k)) for k in prefer))
 
 
 # ----------------------------------------------------------------------------- tolerances

@@ -14,6 +14,7 @@ import re
 import pytest
 import torch
 
+from kernel_tests.fused_norm.cases import table_variant
 from kernel_tests.fused_norm.kernels import fused_residual_norm_scale_shift, norm_scale_shift
 from kernel_tests.fused_norm.native import load_native, upstream_unsupported
 from kernel_tests.support.backends import BackendUnavailable
@@ -116,9 +117,13 @@ def test_launcher_rejects(call, exc, match):
 def test_every_documented_layout_is_accepted(layout_shape, device):
     """The counterpart of the rejections: each accepted shape (batch 1 broadcasting) runs
     (on the suite's device: a GPU run launches the compiled kernel, which needs device tensors)."""
+    # an fp32 variant with a gate that the fused table compiles (no variant of its own)
+    flags = table_variant("fused", dtype=F32, has_gate=True)
     y, res_out = fused(residual=_t(B, L, C, device=device), x=_t(B, L, C, device=device),
                        scale=_t(*layout_shape, device=device), shift=_t(*layout_shape, device=device),
-                       gate=_t(*layout_shape, device=device))
+                       gate=_t(*layout_shape, device=device), norm_type=flags["norm_type"],
+                       weight=_t(C, device=device) if flags["has_weight"] else None,
+                       bias=_t(C, device=device) if flags["has_bias"] else None)
     assert y.shape == res_out.shape == (B, L, C)
     assert y.device.type == res_out.device.type == torch.device(device).type
 

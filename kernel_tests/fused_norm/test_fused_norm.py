@@ -74,6 +74,7 @@ from kernel_tests.fused_norm.cases import (
     fused_inputs,
     gate_iff_layout,
     shape_id,
+    table_variant,
 )
 from kernel_tests.fused_norm.reference import (
     expand_modulation,
@@ -196,21 +197,27 @@ def test_eps_is_honoured(backend, device, op, norm_type, dtype):
     small = [(torch.rand((B, L, C), generator=gen, device=device) * 2e-3 - 1e-3).to(dtype) for _ in range(2)]
     scale = torch.zeros((C,), dtype=dtype, device=device)
     shift = torch.zeros((), dtype=dtype, device=device)
+    # the flags of a variant the op's table compiles, with neutral values (gate 1, weight 1,
+    # bias 0): eps is checked without compiling a variant of its own
+    flags = table_variant(op, norm_type=norm_type, dtype=dtype)
+    gate = torch.ones((C,), dtype=dtype, device=device) if flags.get("has_gate") else None
+    weight = torch.ones((C,), dtype=dtype, device=device) if flags["has_weight"] else None
+    bias = torch.zeros((C,), dtype=dtype, device=device) if flags["has_bias"] else None
     tol = TOLERANCES[dtype]
     outputs = {}
     for eps in EPS_VALUES:
         if op == "fused":
-            y, _ = backend.fused_residual_norm_scale_shift(small[0], small[1], None, None, None, scale, shift,
+            y, _ = backend.fused_residual_norm_scale_shift(small[0], small[1], gate, weight, bias, scale, shift,
                                                            norm_type, eps)
         else:
-            y = backend.norm_scale_shift(small[0], None, None, scale, shift, norm_type, eps)
+            y = backend.norm_scale_shift(small[0], weight, bias, scale, shift, norm_type, eps)
         outputs[eps] = y
     for eps in EPS_VALUES:
         if op == "fused":
-            ref, _ = reference_fused_residual_norm_scale_shift(small[0], small[1], None, None, None, scale, shift,
+            ref, _ = reference_fused_residual_norm_scale_shift(small[0], small[1], gate, weight, bias, scale, shift,
                                                                norm_type, eps)
         else:
-            ref = reference_norm_scale_shift(small[0], None, None, scale, shift, norm_type, eps)
+            ref = reference_norm_scale_shift(small[0], weight, bias, scale, shift, norm_type, eps)
         for got_eps, y in outputs.items():
             report = mismatch_report(y, ref, tol.y_atol, tol.y_rtol)
             if got_eps == eps:
@@ -258,8 +265,16 @@ def test_scalar_modulation_shapes(backend, device, shape):
     gen = torch.Generator(device=device).manual_seed(3)
     residual, x = (torch.rand((B, L, C), generator=gen, device=device) for _ in range(2))
     gate, scale, shift = (torch.full(shape, v, device=device) for v in (0.5, -0.25, 0.125))
-    y, _ = backend.fused_residual_norm_scale_shift(residual, x, gate, None, None, scale, shift, "rms", 1e-6)
+    # an fp32 variant with a gate that the fused table compiles (no variant of its own);
+    # its weight and bias, if any, are neutral (1 and 0)
+    flags = table_variant("fused", dtype=torch.float32, has_gate=True)
+    weight = torch.ones((C,), device=device) if flags["has_weight"] else None
+    bias = torch.zeros((C,), device=device) if flags["has_bias"] else None
+    y, _ = backend.fused_residual_norm_scale_shift(residual, x, gate, weight, bias, scale, shift,
+                                                   flags["norm_type"], 1e-6)
     r = residual + 0.5 * x
+    if flags["norm_type"] == "layer":
+        r = r - r.mean(-1, keepdim=True)
     expected = r * torch.rsqrt(r.pow(2).mean(-1, keepdim=True) + 1e-6) * 0.75 + 0.125
     assert mismatch_report(y, expected, TOLERANCES[torch.float32].y_atol, TOLERANCES[torch.float32].y_rtol) is None
 
@@ -268,11 +283,15 @@ def test_scalar_modulation_shapes(backend, device, shape):
 @torch.inference_mode()
 def test_strided_modulation_and_parameters(backend, device, norm_type):
     """Views with channel strides != 1 (every other element of a buffer) and a transposed
-    per-row scale: the launchers pass each tensor's own strides, nothing is copied."""
+    per-row scale: the launchers pass each tensor's own strides, nothing is copied. The
+    optional tensors are those of the fp32 variant the fused table compiles for the norm
+    type (no variant of its own); over both norm types every one of them is strided."""
     if backend.name == "native":
         pytest.skip("upstream's FlyDSL kernels compute bf16 only (this case is fp32)")
     B, L, C = 2, 4, 96
     gen = torch.Generator(device=device).manual_seed(5)
+    flags = table_variant("fused", prefer=("has_gate", "has_weight", "has_bias"), norm_type=norm_type,
+                          dtype=torch.float32)
 
     def u(*shape):
         return torch.rand(shape, generator=gen, device=device) * 2 - 1
@@ -283,6 +302,9 @@ def test_strided_modulation_and_parameters(backend, device, norm_type):
     shift = u(2 * C)[1::2]                           # [C], stride 2
     weight, bias = u(3 * C)[::3], u(2 * C)[::2]
     assert not (gate.is_contiguous() or scale.is_contiguous() or shift.is_contiguous())
+    gate = gate if flags["has_gate"] else None
+    weight = weight if flags["has_weight"] else None
+    bias = bias if flags["has_bias"] else None
     y, res_out = backend.fused_residual_norm_scale_shift(residual, x, gate, weight, bias, scale, shift,
                                                          norm_type, 1e-6)
     y_ref, r_ref = reference_fused_residual_norm_scale_shift(residual, x, gate, weight, bias, scale, shift,
@@ -313,7 +335,11 @@ def test_empty_rows_and_inputs_untouched(backend, device):
     y, res_out = backend.fused_residual_norm_scale_shift(empty, empty, None, None, None, empty[:, :1], empty[:, :1],
                                                          "layer", 1e-6)
     assert y.shape == res_out.shape == (0, 4, 64)
-    inputs = fused_inputs(2, 3, 64, dtype=torch.bfloat16, gate_layout="BLC", has_weight=True, has_bias=True,
+    # the bf16 layer-norm variant of the fused table with the most optional inputs (no variant of its own)
+    flags = table_variant("fused", prefer=("has_gate", "has_weight", "has_bias"), norm_type="layer",
+                          dtype=torch.bfloat16)
+    inputs = fused_inputs(2, 3, 64, dtype=torch.bfloat16, gate_layout="BLC" if flags["has_gate"] else "none",
+                          has_weight=flags["has_weight"], has_bias=flags["has_bias"],
                           scale_layout="B1C", shift_layout="C", padded=True, seed=4, device=device)
     before = {k: v.clone() for k, v in inputs.items() if v is not None}
     backend.fused_residual_norm_scale_shift(**inputs, norm_type="layer", eps=1e-6)

@@ -51,6 +51,17 @@ POSITION_DTYPES = [torch.int32, torch.int64]
 #: Upstream's shape for the position-dtype test: (batch, q heads, kv heads, rope_dim), NeoX.
 POSITION_CASE = (16384, 16, 2, 128)
 
+
+
+def rope_variant(rope_dim: int, is_neox: bool, dtype: torch.dtype = FUSED_DTYPE) -> tuple[int, bool, str]:
+    """The tables' ``compile_key``: what a row compiles on a GPU. ``rope_dim`` reaches the
+    kernel only as its ``BLOCK_R`` bucket (:func:`kernel_tests.rope.kernels.gpu_block_r`),
+    so 64 and 128 (halves 32 and 64) are one variant, 256 and 512 another."""
+    from kernel_tests.rope.kernels import gpu_block_r
+
+    return gpu_block_r(rope_dim // 2), bool(is_neox), str(dtype)
+
+
 #: How q/k reach the op. ``full``: ``[T, H, D]`` as allocated (D > rotary_dim: partial
 #: rotary on the whole head); ``view``: upstream's ``x[..., :rotary_dim]`` of wider heads
 #: (non-contiguous); ``flat``: ``[T, H * D]`` with ``head_dim=D`` (upstream's full form).

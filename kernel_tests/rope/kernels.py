@@ -262,13 +262,20 @@ def _check_qk(op: str, q: object, k: object, cos_sin_cache: object, positions: o
 # --------------------------------------------------------------------------- launch
 
 
+def gpu_block_r(half: int) -> int:
+    """BLOCK_R on a GPU: the first of :data:`GPU_BLOCK_R` holding the rotated half, else its
+    power of two. The only shape-derived constexpr there (``BLOCK_T``, ``BLOCK_H`` and the
+    warps follow from it), so rotary widths of one bucket share a compiled variant."""
+    return next((b for b in GPU_BLOCK_R if half <= b), triton.next_power_of_2(half))
+
+
 def _blocks(num_tokens: int, heads: int, half: int) -> tuple[int, int, int]:
     """(BLOCK_T, BLOCK_H, BLOCK_R): BLOCK_R covers a rotated half, all powers of two. On
     a GPU the tile depends on the half width alone (tokens and heads are masked: see the
     module docstring); under the interpreter tokens x heads fill a larger tile, never
     more than the case has (fewer interpreted programs)."""
     if not is_interpreter():
-        block_r = next((b for b in GPU_BLOCK_R if half <= b), triton.next_power_of_2(half))
+        block_r = gpu_block_r(half)
         block_h = min(GPU_BLOCK_H, max(1, _TILE_GPU // block_r))
         return max(1, _TILE_GPU // (block_r * block_h)), block_h, block_r
     tile = _TILE_INTERPRETER

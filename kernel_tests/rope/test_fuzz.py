@@ -26,6 +26,7 @@ from kernel_tests.rope.cases import (
     check_fused_store,
     check_rope,
 )
+from kernel_tests.rope.kernels import GPU_BLOCK_R, gpu_block_r
 from kernel_tests.support.platform import is_interpreter
 from pairwise_param import pairwise
 
@@ -36,6 +37,11 @@ GQA_MAX = 4 if SMALL else 8
 HALF_MAX = 64 if SMALL else 256  # rotary_dim = 2 * half
 TAIL_MAX = 40 if SMALL else 256
 MAX_POS_MAX = 4096 if SMALL else 131072
+#: The GPU's BLOCK_R buckets of the rotated half (kernels.GPU_BLOCK_R, reached by halves up
+#: to HALF_MAX): a compile axis of the table, so every bucket meets every option pairwise
+#: and the fuzz compiles no variant the table does not choose (issue 39; before, the drawn
+#: half picked the bucket at random, so each option row compiled both).
+BLOCK_R_BUCKETS = [b for b in GPU_BLOCK_R if b <= HALF_MAX or b == GPU_BLOCK_R[0]]
 #: Examples per item; the rest of the settings come from the loaded profile.
 FUZZ = settings(max_examples=8)
 
@@ -46,14 +52,19 @@ def flat_is_not_fused(fused: bool, layout: str) -> bool:
 
 
 @pairwise(is_neox=IS_NEOX, dtype=DTYPES, pos_dtype=POSITION_DTYPES, layout=LAYOUTS, fused=[False, True],
-          constraints=[flat_is_not_fused], compile_axes=["is_neox", "dtype", "pos_dtype", "fused"])
+          block_r=BLOCK_R_BUCKETS, constraints=[flat_is_not_fused],
+          compile_axes=["is_neox", "dtype", "pos_dtype", "fused", "block_r"])
 @FUZZ
 @given(batch=st.integers(1, BATCH_MAX), kv_heads=st.integers(1, KV_HEADS_MAX), gqa=st.integers(1, GQA_MAX),
-       half=st.integers(1, HALF_MAX), tail=st.integers(0, TAIL_MAX), max_pos=st.integers(1, MAX_POS_MAX),
+       data=st.data(), tail=st.integers(0, TAIL_MAX), max_pos=st.integers(1, MAX_POS_MAX),
        seed=st.integers(0, 2**16))
 @torch.inference_mode()
-def test_rope_fuzz(backend, device, is_neox, dtype, pos_dtype, layout, fused, batch, kv_heads, gqa, half, tail,
-                   max_pos, seed):
+def test_rope_fuzz(backend, device, is_neox, dtype, pos_dtype, layout, fused, block_r, batch, kv_heads, gqa, data,
+                   tail, max_pos, seed):
+    # the rotated half is drawn inside the row's BLOCK_R bucket
+    low = max((b for b in BLOCK_R_BUCKETS if b < block_r), default=0) + 1
+    half = data.draw(st.integers(low, min(block_r, HALF_MAX)), label="half")
+    assert gpu_block_r(half) == block_r
     rope_dim, q_heads = 2 * half, kv_heads * gqa
     head_dim = rope_dim + tail
     assume(BUDGET.over(batch, q_heads, kv_heads, head_dim, fused=fused) is None)

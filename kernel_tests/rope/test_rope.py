@@ -41,6 +41,7 @@ from kernel_tests.rope.cases import (
     ROPE_DIMS,
     check_fused_store,
     check_rope,
+    rope_variant,
 )
 from pairwise_param import pairwise
 
@@ -62,7 +63,7 @@ def skip_shape_over_budget(batch_size: int, head_dims: list[int], *, fused: bool
 
 
 @pairwise(gqa_ratio=GQA_RATIOS, num_kv_heads=NUM_KV_HEADS, rope_dim=ROPE_DIMS, is_neox=IS_NEOX, dtype=DTYPES,
-          compile_axes=["rope_dim", "is_neox", "dtype"])
+          compile_axes=["rope_dim", "is_neox", "dtype"], compile_key=rope_variant)
 @pytest.mark.parametrize("batch_size", BATCH_SIZES)
 @torch.inference_mode()
 def test_rope(backend, device, batch_size, gqa_ratio, num_kv_heads, rope_dim, is_neox, dtype):
@@ -82,7 +83,7 @@ def test_rope_position_dtypes(backend, device, pos_dtype):
 
 
 @pairwise(is_neox=IS_NEOX, rope_dim=PARTIAL_ROPE_DIMS, head_dim=HEAD_DIMS, constraints=[rope_fits_head],
-          compile_axes=["is_neox", "rope_dim"])
+          compile_axes=["is_neox", "rope_dim"], compile_key=rope_variant)
 @pytest.mark.parametrize("batch_size", BATCH_SIZES)
 @torch.inference_mode()
 def test_partial_rope(backend, device, batch_size, is_neox, rope_dim, head_dim):
@@ -94,7 +95,7 @@ def test_partial_rope(backend, device, batch_size, is_neox, rope_dim, head_dim):
 
 
 @pairwise(gqa_ratio=GQA_RATIOS, num_kv_heads=NUM_KV_HEADS, rope_dim=ROPE_DIMS, is_neox=IS_NEOX,
-          compile_axes=["rope_dim", "is_neox"])
+          compile_axes=["rope_dim", "is_neox"], compile_key=rope_variant)
 @pytest.mark.parametrize("batch_size", BATCH_SIZES)
 @torch.inference_mode()
 def test_fused_rope_store(backend, device, batch_size, gqa_ratio, num_kv_heads, rope_dim, is_neox):

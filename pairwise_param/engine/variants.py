@@ -21,6 +21,13 @@ that is the target:
    the compile part of a valid row holding it (one variant per round serves every
    lost tuple it can), and step 2 runs again; the answer says how many were added.
 
+With a ``compile_key`` (:attr:`~pairwise_param.model.IndexModel.compile_classes`: several
+combinations of the compile axes are one variant) the variants are classes: step 1
+takes the fewer of the classes of ``K`` and a greedy cover of the compile model's
+tuples by classes (each class covers every tuple its valid combinations hold), step 2
+allows every valid combination of the chosen classes, and step 3 adds a lost tuple's
+whole class.  A model whose key merges nothing takes the path above, unchanged.
+
 The result is verified against the *unrestricted* model like every table
 (:func:`.verify.valid`): it covers every coverable tuple and breaks no constraint.
 """
@@ -112,7 +119,7 @@ def _restricted(model: IndexModel, variants: Sequence[tuple[int, ...]]) -> tuple
     exclusions = merge_exclusions(
         [*((e.scope, e.forbidden) for e in model.exclusions), (axes, forbidden)]
     )
-    restricted = dataclasses.replace(model, exclusions=exclusions, compile_axes=())
+    restricted = dataclasses.replace(model, exclusions=exclusions, compile_axes=(), compile_classes=())
     return restricted, Feasibility(restricted.sizes, restricted.exclusions)
 
 
@@ -172,6 +179,8 @@ def compile_aware(
             done = feas.complete(list(inc))
             assert done is not None, "include rows are completable (Model checks them)"
             variants.append(tuple(done[a] for a in axes))
+    if model.compile_classes:
+        return _by_class(model, options, feas, infeasible, cmodel, planned, variants[len(planned):])
     planned_count = len(planned)
     for _ in range(_MAX_ROUNDS):
         restricted, rfeas = _restricted(model, variants)
@@ -184,4 +193,60 @@ def compile_aware(
                 Variants(axes, tuple(variants), planned_count),
             )
         variants.append(_add_variant(model, feas, lost))
+    raise AssertionError(f"pairwise_param engine: compile-aware table still loses tuples after {_MAX_ROUNDS} variants added")  # pragma: no cover
+
+
+def _class_members(model: IndexModel, cfeas: Feasibility) -> dict[int, list[tuple[int, ...]]]:
+    """Per class of ``model.compile_classes``, its combinations that a valid row can hold."""
+    members: dict[int, list[tuple[int, ...]]] = {}
+    combos = itertools.product(*(range(model.sizes[a]) for a in model.compile_axes))
+    for combo, cls in zip(combos, model.compile_classes):
+        if cfeas.violates(combo) is None:
+            members.setdefault(cls, []).append(combo)
+    return members
+
+
+def _greedy_classes(cmodel: IndexModel, members: dict[int, list[tuple[int, ...]]]) -> list[int]:
+    """Classes covering every tuple of the compile model a valid combination holds,
+    greedily (the class covering the most uncovered tuples first, the lowest id on ties)."""
+    holds = {cls: {(s, tuple(c[a] for a in s)) for c in combos for s in cmodel.interactions}
+             for cls, combos in members.items()}
+    need = set().union(*holds.values()) if holds else set()
+    chosen: list[int] = []
+    while need:
+        best = max(sorted(holds), key=lambda cls: len(holds[cls] & need))
+        chosen.append(best)
+        need -= holds[best]
+    return chosen
+
+
+def _by_class(
+    model: IndexModel, options: EngineOptions, feas: Feasibility, infeasible: frozenset[TupleRef],
+    cmodel: IndexModel, planned: list[tuple[int, ...]], kept: list[tuple[int, ...]],
+) -> tuple[Generated, Variants]:
+    """Steps 1-3 with a ``compile_key``: the variants are classes (module doc).
+    ``planned``: the compile model's covering array; ``kept``: variants the include
+    rows need."""
+    from pairwise_param.engine.pipeline import run
+
+    members = _class_members(model, Feasibility(cmodel.sizes, cmodel.exclusions))
+    cls_of = {c: cls for cls, combos in members.items() for c in combos}
+    from_array = list(dict.fromkeys(cls_of[v] for v in planned))
+    greedy = _greedy_classes(cmodel, members)
+    classes = greedy if len(greedy) < len(from_array) else from_array
+    classes += [c for c in dict.fromkeys(cls_of[v] for v in kept) if c not in classes]
+    planned_count = len(classes)
+    for _ in range(_MAX_ROUNDS):
+        allowed = [c for cls in classes for c in members[cls]]
+        restricted, rfeas = _restricted(model, allowed)
+        generated = run(restricted, options, rfeas)
+        lost = [t for t in generated.infeasible if t not in infeasible]
+        if not lost:
+            used = len({model.variant(r) for r in generated.rows})
+            extra = f" (+{len(classes) - planned_count})" if len(classes) > planned_count else ""
+            return (
+                dataclasses.replace(generated, method=f"variants {used}{extra}: {generated.method}"),
+                Variants(model.compile_axes, tuple(allowed), len(allowed)),
+            )
+        classes.append(cls_of[_add_variant(model, feas, lost)])
     raise AssertionError(f"pairwise_param engine: compile-aware table still loses tuples after {_MAX_ROUNDS} variants added")  # pragma: no cover

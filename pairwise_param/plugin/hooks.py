@@ -286,17 +286,22 @@ def _rerun(config: pytest.Config) -> frozenset[str]:
 
 
 @pytest.fixture(name=PLUGIN_FIXTURE)
-def _plugin_fixture(request: pytest.FixtureRequest) -> None:
+def _plugin_fixture() -> None:
     """Requested by every ``@pairwise`` test: proves the plugin is loaded.
     Its name starts with ``_`` so ``pytest --fixtures`` of every project with
-    the package installed does not list it (``-v`` does).  A ``unittest.TestCase``
-    method is never parametrized by pytest, so its table was never expanded: say so
-    here (it would fail with "missing 2 required positional arguments")."""
-    cls = getattr(request.node, "cls", None)
+    the package installed does not list it (``-v`` does).  It takes no ``request``:
+    pytest builds a fixture definition for each ``request`` a fixture asks for, on
+    every item (issue 39: the warm GPU job's per-item cost); the unittest check it
+    once made is :func:`_refuse_unittest`, in ``pytest_runtest_setup``."""
+
+
+def _refuse_unittest(item: pytest.Item, cls: type) -> None:
+    """A ``unittest.TestCase`` method is never parametrized by pytest, so its table was
+    never expanded: say so (it would fail with "missing 2 required positional arguments")."""
     unittest = sys.modules.get("unittest")
-    if cls is not None and unittest is not None and issubclass(cls, unittest.TestCase):
+    if unittest is not None and issubclass(cls, unittest.TestCase) and item.get_closest_marker(MARK) is not None:
         pytest.fail(
-            f"pairwise-param: {request.node.nodeid}: @pairwise on a unittest.TestCase method is never "
+            f"pairwise-param: {item.nodeid}: @pairwise on a unittest.TestCase method is never "
             "expanded (pytest parametrizes no unittest test); make the class a plain test class "
             "(no unittest.TestCase base)",
             pytrace=False,
@@ -393,7 +398,11 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     """Record the row's axis values where CI tools read them: JUnit XML
     properties (``record_property`` style: ``pairwise.<axis>``) and a report
     section (shown with a failure; in every report's ``sections``), so
-    dashboards can group failures by option value.  Once per item (reruns)."""
+    dashboards can group failures by option value.  Once per item (reruns).
+    A ``@pairwise`` unittest method errors here (:func:`_refuse_unittest`)."""
+    cls = getattr(item, "cls", None)
+    if cls is not None:
+        _refuse_unittest(item, cls)
     state = item.config.stash.get(_STATE, None)
     if state is None or not state.records or item.stash.get(_ROW_SHOWN, False):
         return  # no @pairwise test in this session: no per-item work

@@ -1,7 +1,8 @@
 """Running a compile-aware table variant by variant (``compile_axes=`` of ``@pairwise``).
 
-A row's *variant* is its values on the table's compile axes: the kernel
-specialization it compiles.  Loaded only in a session that collected such a table
+A row's *variant* is its values on the table's compile axes (with ``compile_key=``,
+the first combination with its key: :meth:`pairwise_param.model.IndexModel.variant`):
+the kernel specialization it compiles.  Loaded only in a session that collected such a table
 (:mod:`pairwise_param.plugin.hooks` asks first):
 
 * :func:`group_items` -- the items of one test are reordered so that the items of
@@ -41,7 +42,7 @@ def _variant(item: Any, recs: list[Record]) -> tuple[tuple[int, ...], ...] | Non
     if rows is None:
         return None
     key = tuple(
-        tuple(rec.rows_run[row][a] for a in rec.model.compile_axes)
+        rec.model.index_model.variant(rec.rows_run[row])
         for rec, row in zip(recs, rows)
         if rec.model is not None and rec.model.compile_axes
     )

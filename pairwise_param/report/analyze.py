@@ -373,20 +373,23 @@ def _variants(spec: Any, model: Model, rows: Sequence[dict[str, Any]], where: st
     combinations of the compile axes some valid row holds)."""
     import dataclasses
 
+    from pairwise_param.compile_key import row_variant
     from pairwise_param.tables.build import build_table
 
+    im = model.index_model
     names = [n for a in model.compile_axes for n in model.axes[a].names]
-    collected = len({tuple(hashable(r.get(n)) for n in names) for r in rows})
-    plain_model = dataclasses.replace(spec, compile_axes=()).model(where)
-    plain = len({tuple(r[a] for a in model.compile_axes) for r in build_table(plain_model).rows})
-    n = len(model.axes)
-    full = 0
+    seen = {tuple(hashable(r.get(n)) for n in names): r for r in rows}
+    collected = len({row_variant(model, r) for r in seen.values()}) if im.compile_classes else len(seen)
+    plain_model = dataclasses.replace(spec, compile_axes=(), compile_key=None).model(where)
+    plain = len({im.variant(r) for r in build_table(plain_model).rows})
+    full_variants: set[tuple[int, ...]] = set()
     for combo in itertools.product(*(range(len(model.axes[a])) for a in model.compile_axes)):
-        cells: list[int | None] = [None] * n
+        cells: list[int | None] = [None] * len(model.axes)
         for a, v in zip(model.compile_axes, combo):
             cells[a] = v
-        full += model.feasibility.violates(cells) is None and model.feasibility.completable(cells)
-    return Variants(collected, plain, full)
+        if model.feasibility.violates(cells) is None and model.feasibility.completable(cells):
+            full_variants.add(im.variant(cells))
+    return Variants(collected, plain, len(full_variants))
 
 
 def _parametrize_mark(layout: _Layout, g: _Group, mark: MarkInfo, strengths: Sequence[int],

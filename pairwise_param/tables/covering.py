@@ -207,6 +207,7 @@ def cover(
     include: Iterable[RowLike] | None = (),
     sub_models: Iterable[tuple[Sequence[str], int]] | None = (),
     compile_axes: Iterable[str] | None = (),
+    compile_key: Callable[..., Any] | None = None,
     mode: str = "cover",
     effort: Any = 0,
     seed: int = 0,
@@ -224,7 +225,9 @@ def cover(
     ``sub_models`` raise the strength on a subset of axes; ``compile_axes`` name the
     axes whose values select a kernel variant (the rows then hold as few distinct
     combinations of them as a covering array of those axes alone; see
-    :mod:`pairwise_param.engine.variants`); ``effort`` > 0 runs
+    :mod:`pairwise_param.engine.variants`), and ``compile_key`` (a function of their
+    values by parameter name, returning a hashable key) says which combinations are one
+    variant (:mod:`pairwise_param.compile_key`); ``effort`` > 0 runs
     the improver (deterministic for a given ``seed``).  ``mode="full"`` gives
     every row of the full product that breaks no constraint instead (the rows
     ``pytest --pairwise-mode=full`` runs).  Values wrapped in
@@ -238,11 +241,11 @@ def cover(
         from pairwise_param.tables.invalid import split_model
 
         split = split_model(axes, strength=strength, constraints=constraints, include=include,
-                            sub_models=sub_models, compile_axes=compile_axes, where=where)
+                            sub_models=sub_models, compile_axes=compile_axes, compile_key=compile_key, where=where)
         valid = build_table(split.valid, mode, options)
         return CoveringArray(split.full, valid, build_with_invalid(split, valid, mode, options))
     model = Model(
         axes, strength=strength, constraints=constraints, include=include, sub_models=sub_models,
-        compile_axes=compile_axes, where=where,
+        compile_axes=compile_axes, compile_key=compile_key, where=where,
     )
     return CoveringArray(model, build_table(model, mode, options))

@@ -172,6 +172,7 @@ def split_model(
     include: Iterable[RowLike] | None = (),
     sub_models: Iterable[tuple[Sequence[str], int]] | None = (),
     compile_axes: Iterable[str] | None = (),
+    compile_key: Callable[..., Any] | None = None,
     where: str | None = None,
     invalid_positions: Mapping[str, Mapping[int, str | None]] | None = None,
 ) -> Split:
@@ -200,7 +201,7 @@ def split_model(
             marks[name] = given
     include = list(include or ())
     full = Model(bare_pairs, strength=strength, constraints=constraints, include=include,
-                 sub_models=sub_models, compile_axes=compile_axes, where=where)
+                 sub_models=sub_models, compile_axes=compile_axes, compile_key=compile_key, where=where)
     cases: list[tuple[int, int, str | None]] = []
     valid_to_full: list[tuple[int, ...]] = []
     valid_pairs: list[tuple[str, tuple[Any, ...]]] = []
@@ -244,7 +245,7 @@ def split_model(
         warnings.simplefilter("ignore", PairwiseWarning)
         valid = Model(valid_pairs, strength=full.strength, constraints=constraints, include=valid_include,
                       sub_models=sub_models, compile_axes=[full.axes[a].name for a in full.compile_axes],
-                      where=where)
+                      compile_key=compile_key, where=where)
         parts = _parts(full, cases, valid_pairs, constraints, case_include, where)
     return Split(full, valid, tuple(cases), tuple(parts), tuple(valid_to_full))
 

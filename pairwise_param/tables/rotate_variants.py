@@ -28,15 +28,20 @@ __all__ = ["rotate_compile_aware"]
 def _restricted(model: Model, variants: set[tuple[int, ...]]) -> Model:
     """``model`` whose rows may hold only ``variants`` on its compile axes (a copy: the
     original is untouched; same fingerprint, so the rotation's seed is the table's)."""
-    axes = model.compile_axes
-    forbidden = frozenset(
-        c for c in itertools.product(*(range(model.sizes[a]) for a in axes)) if c not in variants
-    )
+    axes, im = model.compile_axes, model.index_model
+    cells: list[int | None] = [None] * len(model.sizes)
+
+    def allowed(combo: tuple[int, ...]) -> bool:  # with compile_key= every combination of a kept class
+        for a, v in zip(axes, combo):
+            cells[a] = v
+        return im.variant(cells) in variants
+
+    forbidden = frozenset(c for c in itertools.product(*(range(model.sizes[a]) for a in axes)) if not allowed(c))
     restricted = copy.copy(model)
     exclusions = merge_exclusions([*((e.scope, e.forbidden) for e in model.exclusions), (axes, forbidden)])
     restricted.exclusions = exclusions
     restricted.feasibility = Feasibility(model.sizes, exclusions)
-    restricted.index_model = dataclasses.replace(model.index_model, exclusions=exclusions, compile_axes=())
+    restricted.index_model = dataclasses.replace(model.index_model, exclusions=exclusions, compile_axes=(), compile_classes=())
     return restricted
 
 
@@ -44,9 +49,8 @@ def rotate_compile_aware(model: Model, fixed: Table, runs: Sequence[Sequence[Seq
     """The rotated table of a compile-aware ``model``: at most the fixed table's variants."""
     from pairwise_param.tables.rotate import rotate
 
-    axes = model.compile_axes
-    variants = {tuple(r[a] for a in axes) for r in fixed.rows}
+    variants = {model.index_model.variant(r) for r in fixed.rows}
     rotated = rotate(_restricted(model, variants), fixed, runs).table
-    if not verified(model, rotated) or not {tuple(r[a] for a in axes) for r in rotated.rows} <= variants:
+    if not verified(model, rotated) or not {model.index_model.variant(r) for r in rotated.rows} <= variants:
         return fixed  # pragma: no cover - rotate() verifies against the restricted model already
     return rotated

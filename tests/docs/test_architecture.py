@@ -72,7 +72,7 @@ def test_the_modules_it_lists_are_the_modules_that_exist() -> None:
 
 def test_the_top_level_holds_the_core_model_only() -> None:
     top = sorted(p.name for p in (ROOT / PKG).glob("*.py"))
-    assert top == ["__init__.py", "__main__.py", "_version.py", "axis.py", "compat.py", "constraints.py",
+    assert top == ["__init__.py", "__main__.py", "_version.py", "axis.py", "compat.py", "compile_key.py", "constraints.py",
                    "contract.py", "decorator.py", "decorator_options.py", "errors.py", "feasibility.py", "files.py",
                    "language.py", "model.py", "pytest_plugin.py", "strategies.py", "values.py"]
 
