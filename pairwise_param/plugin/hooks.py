@@ -433,13 +433,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         return  # no @pairwise test was collected: do not walk the (maybe huge) item list
     counter = session.config.pluginmanager.get_plugin(_DESELECTED)
     if counter is not None:  # the suite every shard counts: what -k / -m / --lf left of it
-        session.config.pluginmanager.unregister(counter)
-        if state.collected is not None:
-            from pairwise_param.plugin.summary import test_base
-
-            kept = sum(1 for item in session.items if test_base(item) in state.records)
-            state.collected = counter.selected(state.collected, kept,
-                                               session.config.pluginmanager.has_plugin("pytestsplitplugin"))
+        state.collected = counter.finish(session, state.collected)
     if state.records:
         state.summary = _summarize(session.items, state)
     if session.config.getoption("collectonly", False):

@@ -57,6 +57,15 @@ class Deselected:
     def pytest_deselected(self, items: Sequence[Any]) -> None:
         self.calls.append(sum(1 for item in items if test_base(item) in self.records))
 
+    def finish(self, session: pytest.Session, counted: int | None) -> int | None:
+        """At the collection's end: unregistered, and :meth:`selected` of the session's items."""
+        manager = session.config.pluginmanager
+        manager.unregister(self)
+        if counted is None:
+            return None
+        kept = sum(1 for item in session.items if test_base(item) in self.records)
+        return self.selected(counted, kept, manager.has_plugin("pytestsplitplugin"))
+
     def selected(self, counted: int, kept: int, split: bool) -> int | None:
         """``counted`` (the @pairwise items before any choice) less those a selection
         dropped; ``kept``: the @pairwise items left to run; ``split``: pytest-split chose
