@@ -208,28 +208,26 @@ def _parse_full_when(text: str, source: str) -> tuple[str, ...]:
     return switches
 
 
-def _parse_mirror(text: str, source: str) -> str:
-    """``K/N`` (1-based), checked by :func:`pairwise_param.runs.where.parse_mirror`."""
-    from pairwise_param.errors import PairwiseError
-    from pairwise_param.runs.where import parse_mirror
+def _checked_by(name: str, what: str) -> Callable[[str, str], str]:
+    """A parser of ``what`` (``I/N``: a shard, ``K/N``: a mirror job) whose value
+    :mod:`pairwise_param.runs.where`'s ``name`` checks (one rule for the option and the CI)."""
 
-    try:
-        parse_mirror(text.strip(), source)
-    except PairwiseError as exc:
-        raise ModeError(exc.detail) from None
-    return text.strip()
+    def parse(text: str, source: str) -> str:
+        from pairwise_param.errors import PairwiseError
+        from pairwise_param.runs import where
+
+        try:
+            getattr(where, name)(text.strip(), source)
+        except PairwiseError as exc:
+            raise ModeError(exc.detail) from None
+        return text.strip()
+
+    parse.__doc__ = f"{what} (1-based), checked by :func:`pairwise_param.runs.where.{name}`."
+    return parse
 
 
-def _parse_shard(text: str, source: str) -> str:
-    """``I/N`` (1-based), checked by :func:`pairwise_param.runs.where.parse_shard`."""
-    from pairwise_param.errors import PairwiseError
-    from pairwise_param.runs.where import parse_shard
-
-    try:
-        parse_shard(text.strip(), source)
-    except PairwiseError as exc:
-        raise ModeError(exc.detail) from None
-    return text.strip()
+_parse_mirror = _checked_by("parse_mirror", "``K/N``")
+_parse_shard = _checked_by("parse_shard", "``I/N``")
 
 
 def _parse_file(text: str, source: str) -> str:

@@ -16,19 +16,7 @@ import pytest
 
 pytest.importorskip("pytest_shard")
 
-SUITE = """
-import pytest
-from pairwise_param import pairwise
-
-@pairwise(dtype=["f16", "bf16", "f32"], padded=[False, True], bias=[0, 1, 2], xnorm=[False, True])
-@pytest.mark.parametrize("n", [1, 64])
-def test_kernel(n, dtype, padded, bias, xnorm):
-    pass
-
-@pairwise(a=[1, 2, 3], b=["x", "y"], c=[None, 0.5])
-def test_small(a, b, c):
-    pass
-"""
+from tests.plugin.test_plugin_shards import SUITE
 
 
 def _script() -> ModuleType:
