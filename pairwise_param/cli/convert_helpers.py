@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pairwise_param.cli.convert_write import Axis, code
+from pairwise_param.cli.convert_write import Axis, code, comments
 
 __all__ = [
     "CI_RANGE",
@@ -124,7 +124,7 @@ def read_product(cst: Any, dec: Any, keep_rows: bool) -> ProductCall:
             return out
     notes += [None] * (len(values) - len(notes))
     out.axes = [Axis(0, g, v, dec, None, v, n) for g, v, n in zip(groups, values, notes)]
-    out.moved = _moved(cst, call, [*values, *(n for n in notes if n is not None)])
+    out.moved = comments(cst, call, [*values, *(n for n in notes if n is not None)])
     regular = keywords.get("regular")
     if isinstance(regular, (cst.List, cst.Tuple)):
         out.dropped_rows = f"{len(regular.elements)} regular rows"
@@ -136,23 +136,6 @@ def read_product(cst: Any, dec: Any, keep_rows: bool) -> ProductCall:
             out.include = include
     elif regular is not None:
         out.dropped_rows = f"regular={code(cst, regular).strip()}"
-    return out
-
-
-def _moved(cst: Any, call: Any, written: Sequence[Any]) -> list[str]:
-    """The comments inside the helper's call that are not inside an axis's values (in order)."""
-    skip = {id(w) for w in written}
-    out: list[str] = []
-
-    class Finder(cst.CSTVisitor):  # type: ignore[misc]  # libcst is imported lazily, as Any
-        def on_visit(self, n: Any) -> bool:
-            if id(n) in skip:
-                return False
-            if isinstance(n, cst.Comment):
-                out.append(n.value)
-            return True
-
-    call.visit(Finder())
     return out
 
 

@@ -39,13 +39,14 @@ def code(cst: Any, node: Any) -> str:
     return str(cst.Module(body=[]).code_for_node(node))
 
 
-def comments(cst: Any, node: Any, skip: Any) -> list[str]:
-    """The comments inside ``node`` that are not inside ``skip`` (in order)."""
+def comments(cst: Any, node: Any, skip: Sequence[Any]) -> list[str]:
+    """The comments inside ``node`` that are not inside any node of ``skip`` (in order)."""
     out: list[str] = []
+    skipped = {id(n) for n in skip}
 
     class Finder(cst.CSTVisitor):  # type: ignore[misc]  # libcst is imported lazily, as Any
         def on_visit(self, n: Any) -> bool:
-            if n is skip:
+            if id(n) in skipped:
                 return False
             if isinstance(n, cst.Comment):
                 out.append(n.value)
@@ -141,7 +142,7 @@ def pairwise_decorator(
     for p in params:
         if p.decorator is not template:
             leading.extend(p.decorator.leading_lines)
-    inner = moved if moved is not None else [c for p in params for c in comments(cst, p.decorator.decorator, p.written)]
+    inner = moved if moved is not None else [c for p in params for c in comments(cst, p.decorator.decorator, [p.written])]
     leading.extend(cst.EmptyLine(comment=cst.Comment(c)) for c in inner)
     for p in params:
         if as_mapping and moved is None and p.decorator.trailing_whitespace.comment is not None:
