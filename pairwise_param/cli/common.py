@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import NamedTuple, TextIO
 
 __all__ = [
-    "Command", "ExitCode", "UsageError", "check_paths", "format_option", "isatty", "listing", "nonneg", "percent",
-    "single_strength", "strengths", "width",
+    "Command", "ExitCode", "UsageError", "check_paths", "expand_files", "format_option", "isatty", "listing", "nonneg",
+    "percent", "single_strength", "strengths", "width",
 ]
 
 
@@ -128,6 +128,27 @@ def check_paths(paths: Sequence[str]) -> None:
         file_part = p.split("::", 1)[0]
         if not Path(file_part).exists():
             raise UsageError(f"{p!r}: file or directory not found")
+
+
+def expand_files(given: Sequence[str], label: str = "",
+                 directory: Callable[[str], list[str]] | None = None) -> list[str]:
+    """File arguments -> files, in order, each once: a glob's matches (sorted; a glob that
+    matches nothing is a :class:`UsageError`, ``label`` before the argument), a directory as
+    ``directory`` lists it (None: as given), anything else as given."""
+    import glob
+
+    out: list[str] = []
+    for arg in given:
+        if any(c in arg for c in "*?[") and not Path(arg).exists():
+            found = sorted(glob.glob(arg))
+            if not found:
+                raise UsageError(f"{label}{arg!r}: no file matches")
+        elif directory is not None and Path(arg).is_dir():
+            found = directory(arg)
+        else:
+            found = [arg]
+        out.extend(f for f in found if f not in out)
+    return out
 
 
 def width(stream: TextIO) -> int | None:

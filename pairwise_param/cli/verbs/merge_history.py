@@ -4,10 +4,9 @@ shards merged into one before the next build (the merge is :mod:`pairwise_param.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TextIO
 
-from pairwise_param.cli.common import Command, ExitCode, UsageError
+from pairwise_param.cli.common import Command, ExitCode, UsageError, expand_files
 
 __all__ = ["COMMAND"]
 
@@ -29,21 +28,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="the merged history file to write")
 
 
-def _expand(given: list[str]) -> list[str]:
-    import glob
-
-    out: list[str] = []
-    for arg in given:
-        if any(c in arg for c in "*?[") and not Path(arg).exists():
-            found = sorted(glob.glob(arg))
-            if not found:
-                raise UsageError(f"{arg!r}: no file matches")
-        else:
-            found = [arg]
-        out.extend(f for f in found if f not in out)
-    return out
-
-
 def run(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: TextIO) -> int:
     """``merge-history FILE... --output OUT``."""
     from pairwise_param.errors import RunsDisagree
@@ -51,7 +35,7 @@ def run(args: argparse.Namespace, pytest_args: list[str], out: TextIO, err: Text
     from pairwise_param.runs.history_merge import merge
 
     parts = []
-    for path in _expand(args.inputs):
+    for path in expand_files(args.inputs):
         got, problem = history.read(path)
         if got is None:  # a lost or corrupt shard history is never merged as empty: its run would be lost
             raise UsageError(problem)

@@ -8,7 +8,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from pairwise_param.cli.common import ExitCode, UsageError, check_paths, listing
+from pairwise_param.cli.common import ExitCode, UsageError, check_paths, expand_files, listing
 
 if TYPE_CHECKING:
     from pairwise_param.runs.document import RunDocument
@@ -41,20 +41,13 @@ def check_report_args(args: argparse.Namespace) -> None:
 def _expand(given: list[str]) -> list[str]:
     """``--run`` arguments -> run files: a glob's matches, a directory's ``*.json`` (a pytest
     cache directory: its last run), a file as given; in order, each once."""
-    import glob
 
-    out: list[str] = []
-    for arg in given:
-        if any(c in arg for c in "*?[") and not Path(arg).exists():
-            found = sorted(glob.glob(arg))
-            if not found:
-                raise UsageError(f"--run {arg!r}: no file matches")
-        elif Path(arg).is_dir() and not (Path(arg) / "v" / "pairwise" / "lastrun").is_file():
-            found = sorted(str(p) for p in Path(arg).glob("*.json")) or [arg]  # none: said by _load_run
-        else:
-            found = [arg]
-        out.extend(f for f in found if f not in out)
-    return out
+    def directory(arg: str) -> list[str]:
+        if (Path(arg) / "v" / "pairwise" / "lastrun").is_file():
+            return [arg]  # a pytest cache directory: its last run
+        return sorted(str(p) for p in Path(arg).glob("*.json")) or [arg]  # none: said by _load_run
+
+    return expand_files(given, "--run ", directory)
 
 
 def _load_run(path: str) -> RunDocument:
