@@ -25,16 +25,22 @@ def rows(path: Path) -> list[list[int]]:
     return [list(r) for r in json.loads(path.read_text())["tables"][0]["rows"]]
 
 
+def _unsharded_builds(pytester: pytest.Pytester, common: tuple[str, ...], builds: int = 3) -> list[list[list[int]]]:
+    """The tables an unsharded run rotates through, build after build (its own history)."""
+    unsharded = []
+    for k in range(builds):
+        assert pytester.runpytest(*common, "--pairwise-history=u.json", f"--pairwise-report=u{k}.json").ret == 0
+        unsharded.append(rows(pytester.path / f"u{k}.json"))
+    return unsharded
+
+
 def test_shards_of_a_build_run_one_table_and_builds_match_unsharded_runs(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("pytest_shard")
     pytester.makepyfile(test_k=SUITE)
     common = ("-p", "no:randomly", "-p", "no:cacheprovider", "--pairwise-rotate")
-    unsharded = []
-    for k in range(3):
-        assert pytester.runpytest(*common, "--pairwise-history=u.json", f"--pairwise-report=u{k}.json").ret == 0
-        unsharded.append(rows(pytester.path / f"u{k}.json"))
+    unsharded = _unsharded_builds(pytester, common)
     for k in range(3):
         monkeypatch.setenv("PAIRWISE_BUILD", f"build-{k}")
         tables = []
@@ -69,10 +75,7 @@ def test_per_shard_histories_merged_before_each_build_give_the_unsharded_tables(
 
     pytester.makepyfile(test_k=SUITE)
     common = ("-p", "no:randomly", "-p", "no:cacheprovider", "--pairwise-rotate")
-    unsharded = []
-    for k in range(3):
-        assert pytester.runpytest(*common, "--pairwise-history=u.json", f"--pairwise-report=u{k}.json").ret == 0
-        unsharded.append(rows(pytester.path / f"u{k}.json"))
+    unsharded = _unsharded_builds(pytester, common)
     merged = pytester.path / "merged.json"
     for k in range(3):
         monkeypatch.setenv("PAIRWISE_BUILD", f"build-{k}")

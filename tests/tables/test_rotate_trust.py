@@ -12,14 +12,7 @@ from sizing import examples
 from pairwise_param import Model
 from pairwise_param.tables.build import build_table, verified
 from pairwise_param.tables.rotate import LEVEL_LIMIT, WORK_BUDGET, Budget, rotate, tuple_count
-
-
-def rotated_runs(model: Model, count: int) -> list[list[tuple[int, ...]]]:
-    fixed = build_table(model)
-    runs: list[list[tuple[int, ...]]] = [list(fixed.rows)]
-    for _ in range(count - 1):
-        runs.append(list(rotate(model, fixed, runs).table.rows))
-    return runs
+from tests.tables.test_rotate import rotated_runs
 
 
 def test_the_qa_model_rotates_without_a_duplicate_row() -> None:
