@@ -252,8 +252,8 @@ class Mirror:
                   key: Model | None = None) -> Table:
         from pairwise_param.tables.build import exhaustive
 
-        if exhaustive(mode) or self.job.index == 0:
-            return fixed  # full mode is the full product; job 1 runs the fixed table
+        if exhaustive(mode):
+            return fixed  # full mode is the full product
         from pairwise_param.tables.mirror import mirror_table
 
         return mirror_table(model, fixed, self.job.index)

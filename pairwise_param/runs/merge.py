@@ -81,9 +81,8 @@ def _union(key: tuple[str, int], tables: Sequence[tuple[str, RunTable, int | Non
     row_ids = list(first.row_ids)
     items: dict[tuple[str, int], Item] = {}
     for source, t, job in tables:
-        what = _differs(first, t)
-        if what and job != first_job and first_job is not None and job is not None:
-            what = _differs(first, replace(t, rows=first.rows))  # mirror jobs: other rows, one model
+        mirrored = job != first_job and first_job is not None and job is not None
+        what = _differs(first, replace(t, rows=first.rows) if mirrored else t)  # mirror jobs: other rows, one model
         if what:
             raise RunsDisagree(
                 f"{first_source} and {source} ran another table (table {key[1]}): {what}; merge runs of one "
