@@ -209,7 +209,7 @@ def _favours(most: int, least: int, values: int) -> bool:
 
 
 @lru_cache(maxsize=256)
-def covering_rows(sizes: tuple[int, ...]) -> int:
+def _covering_rows(sizes: tuple[int, ...]) -> int:
     """Rows of the engine's strength-2 covering table of columns of these sizes (what
     ``cover`` or ``@pairwise`` would write for them)."""
     from pairwise_param.tables.covering import cover
@@ -229,13 +229,14 @@ def _tied(argnames: Sequence[str], keys: list[list[Any]], multi: list[int]) -> t
     return None
 
 
-def _sub_product(argnames: Sequence[str], keys: list[list[Any]], multi: list[int]) -> tuple[str, int] | None:
+def _sub_product(keys: list[list[Any]], multi: list[int]) -> tuple[int, int] | None:
     """A value of one column under which the rows hold every combination of two or more
     other columns (a product of at least four), and under its other values fewer than half
     of theirs: a product under one setting plus chosen rows (``fp8_kv_cache=True`` with
-    every scale and output, one row without it), not a product with holes.  A covering list spreads its rows over the values (about
-    ``rows / values`` each), too few for such a product, and a dropped row cannot add one.
-    Returns the column and the row of the value's first appearance."""
+    every scale and output, one row without it), not a product with holes.  A covering
+    list spreads its rows over the values (about ``rows / values`` each), too few for such
+    a product, and a dropped row cannot add one.  Returns the column's index and the row of
+    the value's first appearance."""
     for j in multi:
         others = [i for i in multi if i != j]
         need = 1
@@ -249,7 +250,7 @@ def _sub_product(argnames: Sequence[str], keys: list[list[Any]], multi: list[int
             rest = len(keys[j]) - len(rows)  # under the other values: fewer than half their products
             if (len(rows) >= need and 2 * rest < need * (len(values) - 1)
                     and len({tuple(keys[i][r] for i in others) for r in rows}) == need):
-                return argnames[j], rows[0]
+                return j, rows[0]
     return None
 
 
@@ -276,21 +277,21 @@ def _short_of_product(argnames: Sequence[str], cols: list[list[Any]], sizes: lis
     tied = _tied(argnames, keys, multi)
     if tied:
         return Verdict("case", f"{CASE_SIGNS[5]} ({tied[1]!r} follows {tied[0]!r})")
-    sub = _sub_product(argnames, keys, multi)
+    sub = _sub_product(keys, multi)
     if sub:
-        name, row = sub
-        return Verdict("case", f"{CASE_SIGNS[6]} ({name}={cols[argnames.index(name)][row]!r})")
+        j, row = sub
+        return Verdict("case", f"{CASE_SIGNS[6]} ({argnames[j]}={cols[j][row]!r})")
     # a covering list shows each value of a column beside every value of every other column:
     # in at least as many rows as the widest other column has values.  One row dropped leaves
     # a value one row short, never two; a list of exactly the engine's covering size for
     # these columns, one short AND lopsided (a baseline and its variants), is not a covering
     # list with a row dropped either (that has one row less)
-    spare = rows - covering_rows(tuple(top))
     for j in multi:
         counts = Counter(keys[j]).values()
         fewest = min(counts)
         widest = max(sizes[i] for i in multi if i != j)
-        lopsided = spare == 0 and fewest < widest and _favours(max(counts), fewest, len(counts))
+        lopsided = (fewest < widest and _favours(max(counts), fewest, len(counts))
+                    and rows == _covering_rows(tuple(top)))  # the engine asked only for such a column
         if fewest + 1 < widest or lopsided:
             sign = CASE_SIGNS[2] if lopsided and fewest + 1 >= widest else CASE_SIGNS[7]
             return Verdict("case", f"{sign} (column {argnames[j]!r}: {max(counts)} rows against {fewest}; "
