@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ALIAS", "LINE_LENGTH", "Axis", "add_import", "code", "pairwise_decorator", "pairwise_name"]
+__all__ = ["ALIAS", "LINE_LENGTH", "Axis", "add_import", "code", "comments", "pairwise_decorator", "pairwise_name"]
 
 #: A one-line ``@pairwise(...)`` longer than this is written one axis a line: ruff's and
 #: black's default, unless the file's project sets its own (``convert_file.line_length``).
