@@ -87,6 +87,7 @@ def execute(name: str, tree: Path, args: list[str], out: Path, cold: bool, timeo
            *args]
     env = dict(os.environ, PYTHONPATH=str(tree), TRITON_CACHE_DIR=str(cache), HYPOTHESIS_PROFILE="ci",
                COUNT_VARIANTS_FILE=str(counts), **(env_extra or {}))
+    before = len(os.listdir(cache))
     start = time.perf_counter()
     with open(log, "w") as fh:
         try:
@@ -96,7 +97,7 @@ def execute(name: str, tree: Path, args: list[str], out: Path, cold: bool, timeo
             rc = -9
     wall = time.perf_counter() - start
     result = {"name": name, "tree": label, "args": " ".join(args), "cold": cold, "rc": rc, "wall_s": round(wall, 1),
-              **junit(xml)}
+              "cache_new": len(os.listdir(cache)) - before, **junit(xml)}
     try:
         result["variants"] = json.loads(counts.read_text())
     except (OSError, ValueError):

@@ -1,0 +1,164 @@
+"""Issue 39, third round, one device call per plan: the job's contract (serial vs xdist) and the full products.
+
+    python3 benchmarks/gpu_issue39c.py --out DIR --plan speed --baseline .devcarry/base-0b7d251 [--budget 540]
+    python3 benchmarks/gpu_issue39c.py --out DIR --plan full [--budget 540]
+
+(``benchmarks/gpu_issue39c.sh`` is the device's command line.)  Every run goes through
+:func:`benchmarks.gpu_issue39.execute` (its tree's root and ``PYTHONPATH``, the ``ci``
+Hypothesis profile, its own Triton cache, emptied first for a cold run, a JUnit file).
+``variants`` is the number of entries a run added to its Triton cache (one per compiled
+variant and launcher), counted by the tree's directory, so xdist runs count too.
+
+Plans (``one``: both in one call, most important first: today, ours under xdist, the
+rotated runs, the full products, ours serial, plain):
+
+* ``speed``: "today" (the baseline tree, all of ``kernel_tests``, serial: the issue's
+  57.9 s / 32.9 s command), then ours: the GPU job of docs/kernels.md under
+  ``-n 4 --dist loadgroup`` and serial, all of ``kernel_tests`` under ``-n 4`` and
+  serial, each cold then warm; then ours with the plain t=2 tables (``-p
+  benchmarks.plain_tables``), the job serial cold: the variants the compile-aware
+  tables save on one tree.
+* ``full``: the job three times with ``--pairwise-rotate`` on one history, each on an
+  empty cache (run 1 runs the fixed rows and fills the history; runs 2 and 3 rotate):
+  the variants each run compiles; then each family's full product (fused_norm every
+  200th item) under ``-n 4 --dist loadgroup`` on a warm cache.
+
+A run is skipped (and says so) once ``--budget`` seconds are spent, so the call ends
+inside the device's per-call limit. Writes ``DIR/runs.json``, ``DIR/runs.md`` and
+``DIR/summary.md`` (per run: items, failed, pytest s, wall s, variants; the ratios).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from benchmarks.gpu_issue39 import execute, render
+from kernel_tests.support.families import FAMILIES
+
+JOB = ["kernel_tests", "-m", "not tooling", "-p", "no:logging"]
+ALL = ["kernel_tests"]
+XDIST = ["-n", "4", "--dist", "loadgroup"]
+
+
+def speed(base: Path | None) -> list[tuple[str, Path, list[str], bool, dict[str, str]]]:
+    runs: list[tuple[str, Path, list[str], bool, dict[str, str]]] = []
+    if base is not None:
+        runs += [("today-cold", base, ALL, True, {}), ("today-warm", base, ALL, False, {})]
+    for name, args in (("jobn4", [*JOB, *XDIST]), ("alln4", [*ALL, *XDIST]), ("job", JOB), ("all", ALL)):
+        runs += [(f"{name}-cold", ROOT, args, True, {}), (f"{name}-warm", ROOT, args, False, {})]
+    runs.append(("plainjob-cold", ROOT, [*JOB, "-p", "benchmarks.plain_tables"], True, {}))
+    return runs
+
+
+def full() -> list[tuple[str, Path, list[str], bool, dict[str, str]]]:
+    runs: list[tuple[str, Path, list[str], bool, dict[str, str]]] = []
+    hist = "/tmp/issue39c-history.json"
+    for i in range(3):  # each rotated run on an empty cache: the variants it needs
+        runs.append(
+            (
+                f"rotate{i + 1}-cold",
+                ROOT,
+                [*JOB, *XDIST, "--pairwise-rotate", f"--pairwise-history={hist}"],
+                True,
+                {},
+            )
+        )
+    runs.append(("fullwarm-cold", ROOT, [*JOB, *XDIST], True, {}))
+    for fam in FAMILIES:
+        args, extra = [f"kernel_tests/{fam}", "--pairwise-mode=full", *XDIST], {}
+        if fam == "fused_norm":
+            args += ["-p", "benchmarks.sample_items"]
+            extra = {"SAMPLE_EVERY": "200"}
+        runs.append((f"fullwarm-{fam}", ROOT, args, False, extra))
+    return runs
+
+
+def one(base: Path | None) -> list[tuple[str, Path, list[str], bool, dict[str, str]]]:
+    """The two plans in one call, most important first: today, ours under xdist (job, all),
+    the rotated runs, the full products (on the xdist job's warm cache), ours serial, plain."""
+    sp, fu = speed(base), full()
+    first = [r for r in sp if r[0].split("-")[0] in ("today", "jobn4", "alln4")]
+    rotate = [r for r in fu if r[0].startswith("rotate")]
+    products = [
+        (name.replace("fullwarm", "jobn4"), *rest)
+        for name, *rest in fu
+        if name.startswith("fullwarm-") and name != "fullwarm-cold"
+    ]
+    rest = [r for r in sp if r not in first]
+    return [*first, *rotate, *products, *rest]  # type: ignore[list-item]
+
+
+def summary(results: list[dict]) -> str:
+    lines = [
+        "| run | rc | items | failed | pytest s | wall s | variants (new cache entries) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    by = {r["name"]: r for r in results}
+    for r in results:
+        fams = r.get("families", {})
+        items, failed = sum(f["items"] for f in fams.values()), sum(f["failed"] for f in fams.values())
+        lines.append(
+            f"| {r['name']} | {r['rc']} | {items} | {failed} | {r.get('pytest_s', float('nan')):.1f} | "
+            f"{r['wall_s']:.1f} | {r.get('cache_new', '-')} |"
+        )
+    for cache in ("cold", "warm"):
+        today = by.get(f"today-{cache}")
+        if not today or not today.get("wall_s"):
+            continue
+        for name in ("jobn4", "alln4", "job", "all"):
+            r = by.get(f"{name}-{cache}")
+            if r and r.get("wall_s"):
+                lines.append(
+                    f"\n{name} vs today, {cache}: pytest {r.get('pytest_s', 0) / today.get('pytest_s', 1):.2f}x, "
+                    f"wall {r['wall_s'] / today['wall_s']:.2f}x"
+                )
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--plan", choices=("speed", "full", "one"), required=True)
+    ap.add_argument("--baseline", type=Path)
+    ap.add_argument("--budget", type=float, default=540)
+    ap.add_argument("--timeout", type=float, default=150)
+    ap.add_argument("--dry", action="store_true")
+    a = ap.parse_args()
+    base = a.baseline.resolve() if a.baseline else None
+    runs = {"speed": speed, "full": lambda b: full(), "one": one}[a.plan](base)
+    if a.dry:
+        for name, tree, args, cold, extra in runs:
+            print(name, tree, " ".join(args), "cold" if cold else "warm", extra)
+        return 0
+    a.out.mkdir(parents=True, exist_ok=True)
+    if base is not None:
+        (base / "benchmarks").mkdir(exist_ok=True)
+        shutil.copy(ROOT / "benchmarks" / "count_variants.py", base / "benchmarks" / "count_variants.py")
+    start, results, skipped = time.monotonic(), [], []
+    for name, tree, args, cold, extra in runs:
+        left = a.budget - (time.monotonic() - start)
+        if left < 20:
+            skipped.append(name)
+            print(f"{name}: skipped ({left:.0f} s of the budget left)", flush=True)
+            continue
+        results.append(execute(name, tree, args, a.out, cold, min(a.timeout, left), extra))
+        (a.out / "runs.json").write_text(json.dumps(results, indent=1))
+        (a.out / "runs.md").write_text(render(results) + "\n")
+        (a.out / "summary.md").write_text(
+            summary(results) + (f"\nskipped: {', '.join(skipped)}\n" if skipped else "")
+        )
+    text = summary(results) + (f"\nskipped: {', '.join(skipped)}\n" if skipped else "")
+    (a.out / "summary.md").write_text(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
