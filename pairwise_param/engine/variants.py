@@ -123,6 +123,28 @@ def _restricted(model: IndexModel, variants: Sequence[tuple[int, ...]]) -> tuple
     return restricted, Feasibility(restricted.sizes, restricted.exclusions)
 
 
+def _spread_variants(cmodel: IndexModel, cfeas: Feasibility, array: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """Step 1's array spread (:mod:`.spread`): as many variants, every tuple of the compile
+    model still covered, more of the compile axes' (t+1)-tuples (the ceiling of what the
+    table's rows can hold over them).  Verified; the array as built where it is not."""
+    from pairwise_param.engine.requirements import requirements
+    from pairwise_param.engine.spread import spread
+    from pairwise_param.engine.verify import valid
+
+    moved = spread(cmodel.sizes, cmodel.interactions, cfeas, array)
+    return moved if valid(requirements(cmodel, cfeas), cfeas, moved) else array
+
+
+def _spread_rows(restricted: IndexModel, rfeas: Feasibility, generated: Generated) -> Generated:
+    """Step 2's rows spread (:mod:`.spread`): as many rows, every tuple they covered still
+    covered, more (t+1)-tuples of all axes; the must-include rows stay first and as they
+    are.  The caller verifies the table against the unrestricted model."""
+    from pairwise_param.engine.spread import spread
+
+    rows = spread(restricted.sizes, restricted.interactions, rfeas, generated.rows, frozen=len(restricted.include))
+    return dataclasses.replace(generated, rows=tuple(rows))
+
+
 def _serves(feas: Feasibility, cells: list[int | None], axes: Sequence[int], variant: Sequence[int]) -> bool:
     """Can a valid row hold both the tuple ``cells`` and ``variant``?"""
     merged = list(cells)
@@ -172,7 +194,9 @@ def compile_aware(
 
     axes = model.compile_axes
     cmodel = compile_model(model, feas)
-    planned = list(run(cmodel, options, Feasibility(cmodel.sizes, cmodel.exclusions)).rows)
+    cfeas = Feasibility(cmodel.sizes, cmodel.exclusions)
+    first = list(run(cmodel, options, cfeas).rows)
+    planned = _spread_variants(cmodel, cfeas, first)
     variants = list(planned)
     for inc in model.include:  # a must-include row keeps a variant that can hold it
         if not any(_serves(feas, list(inc), axes, v) for v in variants):
@@ -180,11 +204,11 @@ def compile_aware(
             assert done is not None, "include rows are completable (Model checks them)"
             variants.append(tuple(done[a] for a in axes))
     if model.compile_classes:
-        return _by_class(model, options, feas, infeasible, cmodel, planned, variants[len(planned):])
+        return _by_class(model, options, feas, infeasible, cmodel, (planned, first), variants[len(planned):])
     planned_count = len(planned)
     for _ in range(_MAX_ROUNDS):
         restricted, rfeas = _restricted(model, variants)
-        generated = run(restricted, options, rfeas)
+        generated = _spread_rows(restricted, rfeas, run(restricted, options, rfeas))
         lost = [t for t in generated.infeasible if t not in infeasible]
         if not lost:
             method = f"variants {len(variants)}" + (f" (+{len(variants) - planned_count})" if len(variants) > planned_count else "")
@@ -222,16 +246,16 @@ def _greedy_classes(cmodel: IndexModel, members: dict[int, list[tuple[int, ...]]
 
 def _by_class(
     model: IndexModel, options: EngineOptions, feas: Feasibility, infeasible: frozenset[TupleRef],
-    cmodel: IndexModel, planned: list[tuple[int, ...]], kept: list[tuple[int, ...]],
+    cmodel: IndexModel, arrays: tuple[list[tuple[int, ...]], ...], kept: list[tuple[int, ...]],
 ) -> tuple[Generated, Variants]:
     """Steps 1-3 with a ``compile_key``: the variants are classes (module doc).
-    ``planned``: the compile model's covering array; ``kept``: variants the include
-    rows need."""
+    ``arrays``: the compile model's covering array spread, then as built (the first with
+    the fewest classes serves); ``kept``: variants the include rows need."""
     from pairwise_param.engine.pipeline import run
 
     members = _class_members(model, Feasibility(cmodel.sizes, cmodel.exclusions))
     cls_of = {c: cls for cls, combos in members.items() for c in combos}
-    from_array = list(dict.fromkeys(cls_of[v] for v in planned))
+    from_array = min((list(dict.fromkeys(cls_of[v] for v in a)) for a in arrays), key=len)
     greedy = _greedy_classes(cmodel, members)
     classes = greedy if len(greedy) < len(from_array) else from_array
     classes += [c for c in dict.fromkeys(cls_of[v] for v in kept) if c not in classes]
@@ -239,7 +263,7 @@ def _by_class(
     for _ in range(_MAX_ROUNDS):
         allowed = [c for cls in classes for c in members[cls]]
         restricted, rfeas = _restricted(model, allowed)
-        generated = run(restricted, options, rfeas)
+        generated = _spread_rows(restricted, rfeas, run(restricted, options, rfeas))
         lost = [t for t in generated.infeasible if t not in infeasible]
         if not lost:
             used = len({model.variant(r) for r in generated.rows})
