@@ -18,6 +18,7 @@ import argparse
 import dataclasses
 import importlib
 import itertools
+import json
 import random
 import statistics
 from collections.abc import Iterable, Sequence
@@ -90,11 +91,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--models", type=int, default=200)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-kernel-tests", action="store_true")
+    ap.add_argument("--json", default=None, help="write each random model's numbers here")
+    ap.add_argument("--against", default=None,
+                    help="a --json file of another engine (same --models, --seed): print per-model before/after")
     a = ap.parse_args(argv)
     rng = random.Random(a.seed)
     ratios, saved, more = [], [], 0
     up: list[float] = []
     diffs: dict[str, list[float]] = {"all": [], "compile": []}
+    records: list[dict[str, Any]] = []
     for _ in range(a.models):
         axes, compile_axes, t, rules = random_model(rng)
         plain = cover(axes, strength=t, constraints=rules)
@@ -106,6 +111,7 @@ def main(argv: list[str] | None = None) -> None:
         more += v_aware > v_plain
         hp, ha = higher(aware.model, plain.index_rows, t), higher(aware.model, aware.index_rows, t)
         up.append(ha[0])
+        records.append({"rows": len(aware), "variants": v_aware, "up_all": ha[0], "up_compile": ha[1]})
         diffs["all"].append(ha[0] - hp[0])
         if ha[1] is not None and hp[1] is not None:
             diffs["compile"].append(ha[1] - hp[1])
@@ -117,6 +123,13 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  (t+1)-way coverage, {key} axes, aware - plain: {quantiles(xs)}; "
               f"aware higher {sum(x > 1e-12 for x in xs)}, equal {sum(abs(x) <= 1e-12 for x in xs)}, "
               f"lower {sum(x < -1e-12 for x in xs)} of {len(xs)}")
+    if a.json:
+        with open(a.json, "w") as fh:
+            json.dump(records, fh)
+    if a.against:
+        with open(a.against) as fh:
+            before = json.load(fh)
+        compare(before, records)
     if a.no_kernel_tests:
         return
     print("kernel_tests tables: test | rows plain -> aware | variants plain -> aware "
@@ -134,6 +147,18 @@ def main(argv: list[str] | None = None) -> None:
         own = "-" if ha[1] is None or hp[1] is None else f"{hp[1]:.3f} -> {ha[1]:.3f}"
         print(f"  {name.split('.')[1]}::{attr} | {len(tp.rows)} -> {len(ta.rows)} "
               f"({len(ta.rows) / len(tp.rows):.2f}x) | {vp} -> {va} | {hp[0]:.3f} -> {ha[0]:.3f} | {own}")
+
+
+def compare(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> None:
+    """The compile-aware tables of the same random models, another engine (``before``)
+    against this one: rows, variants, (t+1)-way coverage; gains and losses counted."""
+    assert len(before) == len(after), "--against needs the same --models and --seed"
+    print(f"this engine against --against, the same {len(after)} random models (compile-aware tables):")
+    for key in ("rows", "variants", "up_all", "up_compile"):
+        pairs = [(b[key], x[key]) for b, x in zip(before, after) if b[key] is not None and x[key] is not None]
+        d = [x - b for b, x in pairs]
+        print(f"  {key}: after - before: {quantiles(d)}; up {sum(v > 1e-12 for v in d)}, "
+              f"same {sum(abs(v) <= 1e-12 for v in d)}, down {sum(v < -1e-12 for v in d)} of {len(d)}")
 
 
 def kernel_specs() -> list[tuple[str, str, Any]]:

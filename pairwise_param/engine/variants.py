@@ -21,6 +21,14 @@ that is the target:
    the compile part of a valid row holding it (one variant per round serves every
    lost tuple it can), and step 2 runs again; the answer says how many were added.
 
+**Spread one strength up** (:mod:`.spread`).  Among equally small variant lists some
+hold many more of the compile axes' (t+1)-tuples than others, and the rows can hold no
+compile (t+1)-tuple the list lacks; so step 1's array is moved (same size, every tuple
+of the compile model still covered) to hold more of them, and step 2's rows likewise
+(same rows, more (t+1)-tuples of all axes).  Where the spread moved the variant list,
+steps 2-3 also run on the array as built, and the spread list serves unless the other
+gives fewer variants or, with as many, fewer rows: a tie-break, never a cost.
+
 With a ``compile_key`` (:attr:`~pairwise_param.model.IndexModel.compile_classes`: several
 combinations of the compile axes are one variant) the variants are classes: step 1
 takes the fewer of the classes of ``K`` and a greedy cover of the compile model's
@@ -189,14 +197,40 @@ def compile_aware(
     """The table of ``model`` with the fewest variants (steps 1-3 above).
     ``infeasible``: the tuples the unrestricted model cannot cover (the engine's
     requirements); any other tuple missing under the restriction is lost and costs a
-    variant."""
+    variant.
+
+    Step 1's array is spread one strength up (:func:`_spread_variants`); where that moved
+    it, the array as built is tried too and the spread one serves unless the other
+    gives fewer variants or, with as many, fewer rows (the spread is a tie-break among
+    equally small variant lists, never a cost)."""
     from pairwise_param.engine.pipeline import run
 
-    axes = model.compile_axes
     cmodel = compile_model(model, feas)
     cfeas = Feasibility(cmodel.sizes, cmodel.exclusions)
     first = list(run(cmodel, options, cfeas).rows)
-    planned = _spread_variants(cmodel, cfeas, first)
+    moved = _spread_variants(cmodel, cfeas, first)
+    best: tuple[Generated, Variants] | None = None
+    for planned in [moved] if moved == first else [moved, first]:
+        got = _with_variants(model, options, feas, infeasible, cmodel, planned)
+        if best is None or _cost(model, got[0]) < _cost(model, best[0]):
+            best = got
+    assert best is not None
+    return best
+
+
+def _cost(model: IndexModel, generated: Generated) -> tuple[int, int]:
+    """Variants the rows compile (keys with a ``compile_key``), then rows."""
+    return len({model.variant(r) for r in generated.rows}), len(generated.rows)
+
+
+def _with_variants(
+    model: IndexModel, options: EngineOptions, feas: Feasibility, infeasible: frozenset[TupleRef],
+    cmodel: IndexModel, planned: list[tuple[int, ...]],
+) -> tuple[Generated, Variants]:
+    """Steps 2 and 3 for the compile model's array ``planned``."""
+    from pairwise_param.engine.pipeline import run
+
+    axes = model.compile_axes
     variants = list(planned)
     for inc in model.include:  # a must-include row keeps a variant that can hold it
         if not any(_serves(feas, list(inc), axes, v) for v in variants):
@@ -204,7 +238,7 @@ def compile_aware(
             assert done is not None, "include rows are completable (Model checks them)"
             variants.append(tuple(done[a] for a in axes))
     if model.compile_classes:
-        return _by_class(model, options, feas, infeasible, cmodel, (planned, first), variants[len(planned):])
+        return _by_class(model, options, feas, infeasible, cmodel, planned, variants[len(planned):])
     planned_count = len(planned)
     for _ in range(_MAX_ROUNDS):
         restricted, rfeas = _restricted(model, variants)
@@ -246,16 +280,16 @@ def _greedy_classes(cmodel: IndexModel, members: dict[int, list[tuple[int, ...]]
 
 def _by_class(
     model: IndexModel, options: EngineOptions, feas: Feasibility, infeasible: frozenset[TupleRef],
-    cmodel: IndexModel, arrays: tuple[list[tuple[int, ...]], ...], kept: list[tuple[int, ...]],
+    cmodel: IndexModel, planned: list[tuple[int, ...]], kept: list[tuple[int, ...]],
 ) -> tuple[Generated, Variants]:
     """Steps 1-3 with a ``compile_key``: the variants are classes (module doc).
-    ``arrays``: the compile model's covering array spread, then as built (the first with
-    the fewest classes serves); ``kept``: variants the include rows need."""
+    ``planned``: the compile model's covering array; ``kept``: variants the include
+    rows need."""
     from pairwise_param.engine.pipeline import run
 
     members = _class_members(model, Feasibility(cmodel.sizes, cmodel.exclusions))
     cls_of = {c: cls for cls, combos in members.items() for c in combos}
-    from_array = min((list(dict.fromkeys(cls_of[v] for v in a)) for a in arrays), key=len)
+    from_array = list(dict.fromkeys(cls_of[v] for v in planned))
     greedy = _greedy_classes(cmodel, members)
     classes = greedy if len(greedy) < len(from_array) else from_array
     classes += [c for c in dict.fromkeys(cls_of[v] for v in kept) if c not in classes]
