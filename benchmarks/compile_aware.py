@@ -91,10 +91,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--models", type=int, default=200)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-kernel-tests", action="store_true")
+    ap.add_argument("--study-fused", action="store_true",
+                    help="only the fault study's fused-norm model: both t=2 tables, their variants, and every "
+                         "variant list of the compile-aware table's size (needs torch)")
     ap.add_argument("--json", default=None, help="write each random model's numbers here")
     ap.add_argument("--against", default=None,
                     help="a --json file of another engine (same --models, --seed): print per-model before/after")
     a = ap.parse_args(argv)
+    if a.study_fused:
+        study_fused()
+        return
     rng = random.Random(a.seed)
     ratios, saved, more = [], [], 0
     up: list[float] = []
@@ -159,6 +165,65 @@ def compare(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> None:
         d = [x - b for b, x in pairs]
         print(f"  {key}: after - before: {quantiles(d)}; up {sum(v > 1e-12 for v in d)}, "
               f"same {sum(abs(v) <= 1e-12 for v in d)}, down {sum(v < -1e-12 for v in d)} of {len(d)}")
+
+
+def study_fused() -> None:
+    """Why the compile-aware table misses ``fn-gate-dropped-layer-noweight`` (a row with
+    norm_type=layer, has_gate=True, has_weight=False fails): the rows and variants of the
+    study's plain and compile-aware t=2 tables of fused norm (benchmarks/faults/targets.py),
+    then every covering array of the compile axes with as many rows as the variant list:
+    the compile triples each holds, and how many hold the fault's triple."""
+    from benchmarks.faults.targets import all_targets
+    from pairwise_param.engine import EngineOptions
+    from pairwise_param.engine.pipeline import run
+    from pairwise_param.engine.variants import compile_model
+    from pairwise_param.feasibility import Feasibility
+
+    target = all_targets(["fused_norm"])["fused_norm/test_fused_residual_norm_scale_shift"]
+    args, compile_args = target.cover_args(), target.compile_args()
+    axes = dict(target.axes)
+    model = Model(axes, constraints=args["constraints"], **compile_args)
+    names = list(compile_args["compile_axes"])
+
+    def fails(row: dict[str, Any]) -> bool:
+        return row["norm_type"] == "layer" and row["has_gate"] and not row["has_weight"]
+
+    for title, more in (("plain t=2", {}), ("compile-aware t=2", compile_args)):
+        table = cover(axes, strength=2, **args, **more)
+        held = sorted({tuple(str(r[n]).replace("torch.", "") for n in names) for r in table})
+        print(f"{title}: {len(table)} rows ({table.method}), {len(held)} variants "
+              f"({', '.join(names)}); rows the fault fails: {[i for i, r in enumerate(table) if fails(r)]}")
+        for r in table:
+            print("   ", ", ".join(f"{k}={str(v).replace('torch.', '')}" for k, v in r.items()))
+        for v in held:
+            print("    variant", v)
+    im = model.index_model
+    cmodel = compile_model(im, model.feasibility)
+    cfeas = Feasibility(cmodel.sizes, cmodel.exclusions)
+    size = len(run(cmodel, EngineOptions(), cfeas).rows)
+    combos = [c for c in itertools.product(*(range(x) for x in cmodel.sizes)) if cfeas.violates(c) is None]
+    pairs = {(sc, tuple(c[a] for a in sc)) for c in combos for sc in cmodel.interactions}
+    scopes = list(itertools.combinations(range(len(names)), 3))
+    coverable = {(sc, tuple(c[a] for a in sc)) for c in combos for sc in scopes}
+    pos = {n: i for i, n in enumerate(names)}
+    layer = model.axes[model.axis_index("norm_type")].values.index("layer")
+
+    def holds_fault(c: tuple[int, ...]) -> bool:
+        return c[pos["norm_type"]] == layer and c[pos["has_gate"]] == 1 and c[pos["has_weight"]] == 0
+
+    by: dict[int, list[int]] = {}
+    for array in itertools.combinations(combos, size):
+        if len({(sc, tuple(c[a] for a in sc)) for c in array for sc in cmodel.interactions}) < len(pairs):
+            continue
+        held3 = len({(sc, tuple(c[a] for a in sc)) for c in array for sc in scopes})
+        by.setdefault(held3, [0, 0])
+        by[held3][0] += 1
+        by[held3][1] += any(holds_fault(c) for c in array)
+    print(f"every {size}-row covering array of the compile model ({len(combos)} valid combinations, "
+          f"{len(coverable)} coverable triples): compile triples held | arrays | holding the fault's triple")
+    for held3 in sorted(by):
+        print(f"  {held3} | {by[held3][0]} | {by[held3][1]}")
+    print(f"  all | {sum(v[0] for v in by.values())} | {sum(v[1] for v in by.values())}")
 
 
 def kernel_specs() -> list[tuple[str, str, Any]]:
