@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
             "key": key, "shapes": len(t.shapes), "shape_list": [list(s) for s in t.shapes],
             "axes": {n: [str(v).replace("torch.", "") for v in vals] for n, vals in t.axes.items()},
             "full_rows": len(tab.full), "t2_rows": len(tab.t2), "t3_rows": len(tab.t3), "t2c_rows": len(tab.t2c),
-            "variants": tab.variants,
+            "variants": tab.variants, "rotated_variants": tab.rotated_variants,
             "upstream_rows": None if tab.upstream is None else len(tab.upstream),
             "upstream_dropped": tab.upstream_dropped, "upstream_note": t.upstream_note, "model": t.model_note})
         s = sanity(t, tab)
@@ -74,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         result["faults"].append(r)
         print(f"[fault] {fault.id}: order {r['order']}, {r['failing_rows']}/{r['full_rows']} rows fail, "
               f"t2 {'kill' if r['kills']['t2'] else 'MISS'}, t2 compile-aware "
-              f"{'kill' if r['kills']['t2c'] else 'MISS'} ({r['seconds']} s)", file=sys.stderr)
+              f"{'kill' if r['kills']['t2c'] else 'MISS'}, rotated runs to kill {r['rotated']['t2']} / "
+              f"{r['rotated']['t2c']} ({r['seconds']} s)", file=sys.stderr)
     result["seconds"] = time.perf_counter() - t0
     given = sys.argv[1:] if argv is None else argv
     result["command"] = " ".join(["python -m benchmarks.faults", *given])

@@ -43,6 +43,32 @@ def _group_rows(name: str, faults: Sequence[dict[str, Any]], seeds: int) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def _run(k: int | None, runs: int) -> str:
+    return f"**not in {runs}**" if k is None else str(k)
+
+
+def _rotated(faults: Sequence[dict[str, Any]]) -> list[str]:
+    """``--pairwise-rotate``: the run that first kills each fault the full product detects,
+    plain rotation beside the compile-aware one (rotated on the fixed table's variants)."""
+    rows = [f for f in faults if f["kills"]["full"] and "rotated" in f]
+    if not rows:
+        return []
+    runs = rows[0]["rotated"]["runs"]
+    out = ["", (f"Rotated runs (`--pairwise-rotate`; run 1 the fixed t=2 table, run k the rotation against runs "
+                f"1..k-1): the first of {runs} runs that kills each fault the full product detects. The "
+                f"compile-aware rotation keeps the fixed table's variants (tables/rotate_variants.py), so a fault "
+                f"that needs a variant outside them is never reached by it."), "",
+           "| fault | order | plain t=2 rotated | compile-aware t=2 rotated |", "|---|---:|---:|---:|"]
+    for f in rows:
+        r = f["rotated"]
+        out.append(f"| `{f['id']}` | {_order(f['order'])} | {_run(r['t2'], runs)} | {_run(r['t2c'], runs)} |")
+    for key, name in (("t2", "plain"), ("t2c", "compile-aware")):
+        hits = [f["rotated"][key] for f in rows]
+        by = ", ".join(f"{sum(h is not None and h <= k for h in hits)} by run {k}" for k in range(1, runs + 1))
+        out.append(f"| all ({name}) | | {by if key == 't2' else ''} | {by if key == 't2c' else ''} |")
+    return out
+
+
 def markdown(result: dict[str, Any]) -> str:
     faults = result["faults"]
     seeds = result["random_seeds"]
@@ -86,6 +112,11 @@ def markdown(result: dict[str, Any]) -> str:
         out.append(f"| {t['key']} | {s} | {t['full_rows'] * s} | {t['t2_rows'] * s} | "
                    f"{t.get('t2c_rows', t['t2_rows']) * s} | {var} | {t['t3_rows'] * s} | {up} | "
                    f"{t['t2_rows'] * s} | {t['model']} |")
+    out += _rotated(faults)
+    varied = [t for t in result["targets"] if t.get("rotated_variants")]
+    if varied:
+        out += ["", "Variants compiled per rotated run (runs 1..N), plain t=2 -> compile-aware t=2: " + "; ".join(
+            f"{t['key']} {list(t['rotated_variants'][0])} -> {list(t['rotated_variants'][1])}" for t in varied) + "."]
     out += ["", "Sanity (unmutated kernels, full product): " + "; ".join(
         f"{s['target']} {s['failing_rows']} failing of {s['rows']} rows" for s in result["sanity"]) + ".",
         "", f"Runtime: {result['seconds']:.0f} s wall ({result['command']})."]

@@ -4,7 +4,7 @@ the kill of every mode from that run (see :mod:`.analysis` for the definitions).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +20,10 @@ from pairwise_param.model import Model
 from pairwise_param.tables.product import full_rows
 
 RANDOM_SEEDS = tuple(range(20))
+
+#: Rotated runs per table (``--pairwise-rotate``): run 1 the fixed table, run k the
+#: rotation against runs 1..k-1 (as the plugin and the mirror jobs do).
+ROTATED_RUNS = 4
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,12 @@ class Tables:
     upstream: tuple[RowT, ...] | None
     upstream_dropped: int
     random: tuple[tuple[RowT, ...], ...]
+    #: ROTATED_RUNS rotated runs of the plain t=2 table, then of the compile-aware one
+    #: (rotated on its variants: tables/rotate_variants.py); run 1 is the fixed table
+    rotated: tuple[tuple[RowT, ...], ...] = ()
+    rotated_c: tuple[tuple[RowT, ...], ...] = ()
+    #: variants of each rotated run, plain then compile-aware; None without compile axes
+    rotated_variants: tuple[tuple[int, ...], tuple[int, ...]] | None = None
 
 
 def tables(target: Target, seeds: Sequence[int] = RANDOM_SEEDS) -> Tables:
@@ -54,14 +64,17 @@ def tables(target: Target, seeds: Sequence[int] = RANDOM_SEEDS) -> Tables:
     t2, t3 = table(2), table(3)
     compile_args = target.compile_args()
     t2c, variants = t2, None
+    count: Callable[[Sequence[RowT]], int] | None = None
     if compile_args:
         t2c = table(2, **compile_args)
         keyed = Model(dict(target.axes), constraints=args["constraints"], **compile_args)
         encode = {n: {v: i for i, v in enumerate(keyed.axes[keyed.axis_index(n)].values)} for n in names}
 
-        def count(rows: Sequence[RowT]) -> int:
+        def variant_count(rows: Sequence[RowT]) -> int:
             cells = [[encode[n][v] for n, v in zip(names, r)] for r in rows]
             return len({keyed.index_model.variant(c) for c in cells})
+
+        count = variant_count
 
         variants = (count(t2), count(t2c))
     upstream = None
@@ -72,7 +85,41 @@ def tables(target: Target, seeds: Sequence[int] = RANDOM_SEEDS) -> Tables:
         upstream = tuple(dict.fromkeys(k for k in keys if k in fullset))
         dropped = sum(1 for k in keys if k not in fullset)
     rand = tuple(tuple(s) for s in random_samples(full, len(t2), seeds))
-    return Tables(names, full, t2, t3, t2c, variants, upstream, dropped, rand)
+    rotated = rotated_runs(target, t2, {})
+    rotated_c = rotated_runs(target, t2c, compile_args) if compile_args else rotated
+    rotated_variants = None if count is None else (tuple(map(count, rotated)), tuple(map(count, rotated_c)))
+    return Tables(names, full, t2, t3, t2c, variants, upstream, dropped, rand, rotated, rotated_c, rotated_variants)
+
+
+def rotated_runs(target: Target, fixed_rows: Sequence[RowT], compile_args: dict[str, Any],
+                 runs: int = ROTATED_RUNS) -> tuple[tuple[RowT, ...], ...]:
+    """``runs`` runs of the t=2 table under ``--pairwise-rotate``: the fixed table, then
+    each run rotated against the runs before it (the compile-aware rotation where
+    ``compile_args`` declare compile axes), as value tuples in axis order."""
+    from pairwise_param.tables.build import build_table, engine_options
+    from pairwise_param.tables.rotate import rotate
+    from pairwise_param.tables.rotate_variants import rotate_compile_aware
+
+    names = tuple(target.axes)
+    args = target.cover_args()
+    model = Model(dict(target.axes), strength=min(2, len(names)), constraints=args["constraints"],
+                  include=args["include"], sub_models=args["sub_models"], **compile_args)
+    fixed = build_table(model, options=engine_options(args["effort"], args["seed"]))
+
+    def values(rows: Sequence[Sequence[int]]) -> tuple[RowT, ...]:
+        return tuple(tuple(model.decode(r)[n] for n in names) for r in rows)
+
+    assert values(fixed.rows) == tuple(fixed_rows), "the rotation's fixed table is cover()'s"
+    history: list[tuple[tuple[int, ...], ...]] = [fixed.rows]
+    for _ in range(runs - 1):
+        table = rotate_compile_aware(model, fixed, history) if compile_args else rotate(model, fixed, history).table
+        history.append(table.rows)
+    return tuple(values(rows) for rows in history)
+
+
+def runs_to_kill(runs: Sequence[Sequence[RowT]], failing: set[RowT]) -> int | None:
+    """The first run (1-based) that holds a failing row, or None."""
+    return next((i + 1 for i, rows in enumerate(runs) if killed(rows, failing)), None)
 
 
 def _device() -> torch.device:
@@ -139,6 +186,9 @@ def study_fault(fault: Fault, target: Target, tab: Tables) -> dict[str, Any]:
                   "t2c": killed(tab.t2c, failing),
                   "upstream": None if tab.upstream is None else killed(tab.upstream, failing),
                   "random": rand},
+        # --pairwise-rotate: the run (1-based, run 1 the fixed table) that first kills, None within ROTATED_RUNS
+        "rotated": {"runs": len(tab.rotated), "t2": runs_to_kill(tab.rotated, failing),
+                    "t2c": runs_to_kill(tab.rotated_c, failing)},
         "first_failure": next(iter(failing_msgs.values()), None),
         # issue 12 section 4: the outcome of each row of the t=2 table
         "t2_outcomes": [{"row": {n: label(v) for n, v in zip(tab.names, r)}, "failed": r in failing}

@@ -21,6 +21,14 @@ that is the target:
    the compile part of a valid row holding it (one variant per round serves every
    lost tuple it can), and step 2 runs again; the answer says how many were added.
 
+**Spread one strength up** (:mod:`.spread`).  Among equally small variant lists some
+hold many more of the compile axes' (t+1)-tuples than others, and the rows can hold no
+compile (t+1)-tuple the list lacks; so step 1's array is moved (same size, every tuple
+of the compile model still covered) to hold more of them, and step 2's rows likewise
+(same rows, more (t+1)-tuples of all axes).  Where the spread moved the variant list,
+steps 2-3 also run on the array as built, and the spread list serves unless the other
+gives fewer variants or, with as many, fewer rows: a tie-break, never a cost.
+
 With a ``compile_key`` (:attr:`~pairwise_param.model.IndexModel.compile_classes`: several
 combinations of the compile axes are one variant) the variants are classes: step 1
 takes the fewer of the classes of ``K`` and a greedy cover of the compile model's
@@ -123,6 +131,28 @@ def _restricted(model: IndexModel, variants: Sequence[tuple[int, ...]]) -> tuple
     return restricted, Feasibility(restricted.sizes, restricted.exclusions)
 
 
+def _spread_variants(cmodel: IndexModel, cfeas: Feasibility, array: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """Step 1's array spread (:mod:`.spread`): as many variants, every tuple of the compile
+    model still covered, more of the compile axes' (t+1)-tuples (the ceiling of what the
+    table's rows can hold over them).  Verified; the array as built where it is not."""
+    from pairwise_param.engine.requirements import requirements
+    from pairwise_param.engine.spread import spread
+    from pairwise_param.engine.verify import valid
+
+    moved = spread(cmodel.sizes, cmodel.interactions, cfeas, array)
+    return moved if valid(requirements(cmodel, cfeas), cfeas, moved) else array
+
+
+def _spread_rows(restricted: IndexModel, rfeas: Feasibility, generated: Generated) -> Generated:
+    """Step 2's rows spread (:mod:`.spread`): as many rows, every tuple they covered still
+    covered, more (t+1)-tuples of all axes; the must-include rows stay first and as they
+    are.  The caller verifies the table against the unrestricted model."""
+    from pairwise_param.engine.spread import spread
+
+    rows = spread(restricted.sizes, restricted.interactions, rfeas, generated.rows, frozen=len(restricted.include))
+    return dataclasses.replace(generated, rows=tuple(rows))
+
+
 def _serves(feas: Feasibility, cells: list[int | None], axes: Sequence[int], variant: Sequence[int]) -> bool:
     """Can a valid row hold both the tuple ``cells`` and ``variant``?"""
     merged = list(cells)
@@ -167,12 +197,40 @@ def compile_aware(
     """The table of ``model`` with the fewest variants (steps 1-3 above).
     ``infeasible``: the tuples the unrestricted model cannot cover (the engine's
     requirements); any other tuple missing under the restriction is lost and costs a
-    variant."""
+    variant.
+
+    Step 1's array is spread one strength up (:func:`_spread_variants`); where that moved
+    it, the array as built is tried too and the spread one serves unless the other
+    gives fewer variants or, with as many, fewer rows (the spread is a tie-break among
+    equally small variant lists, never a cost)."""
+    from pairwise_param.engine.pipeline import run
+
+    cmodel = compile_model(model, feas)
+    cfeas = Feasibility(cmodel.sizes, cmodel.exclusions)
+    first = list(run(cmodel, options, cfeas).rows)
+    moved = _spread_variants(cmodel, cfeas, first)
+    best: tuple[Generated, Variants] | None = None
+    for planned in [moved] if moved == first else [moved, first]:
+        got = _with_variants(model, options, feas, infeasible, cmodel, planned)
+        if best is None or _cost(model, got[0]) < _cost(model, best[0]):
+            best = got
+    assert best is not None
+    return best
+
+
+def _cost(model: IndexModel, generated: Generated) -> tuple[int, int]:
+    """Variants the rows compile (keys with a ``compile_key``), then rows."""
+    return len({model.variant(r) for r in generated.rows}), len(generated.rows)
+
+
+def _with_variants(
+    model: IndexModel, options: EngineOptions, feas: Feasibility, infeasible: frozenset[TupleRef],
+    cmodel: IndexModel, planned: list[tuple[int, ...]],
+) -> tuple[Generated, Variants]:
+    """Steps 2 and 3 for the compile model's array ``planned``."""
     from pairwise_param.engine.pipeline import run
 
     axes = model.compile_axes
-    cmodel = compile_model(model, feas)
-    planned = list(run(cmodel, options, Feasibility(cmodel.sizes, cmodel.exclusions)).rows)
     variants = list(planned)
     for inc in model.include:  # a must-include row keeps a variant that can hold it
         if not any(_serves(feas, list(inc), axes, v) for v in variants):
@@ -184,7 +242,7 @@ def compile_aware(
     planned_count = len(planned)
     for _ in range(_MAX_ROUNDS):
         restricted, rfeas = _restricted(model, variants)
-        generated = run(restricted, options, rfeas)
+        generated = _spread_rows(restricted, rfeas, run(restricted, options, rfeas))
         lost = [t for t in generated.infeasible if t not in infeasible]
         if not lost:
             method = f"variants {len(variants)}" + (f" (+{len(variants) - planned_count})" if len(variants) > planned_count else "")
@@ -239,7 +297,7 @@ def _by_class(
     for _ in range(_MAX_ROUNDS):
         allowed = [c for cls in classes for c in members[cls]]
         restricted, rfeas = _restricted(model, allowed)
-        generated = run(restricted, options, rfeas)
+        generated = _spread_rows(restricted, rfeas, run(restricted, options, rfeas))
         lost = [t for t in generated.infeasible if t not in infeasible]
         if not lost:
             used = len({model.variant(r) for r in generated.rows})

@@ -337,6 +337,9 @@ SCRIPT = textwrap.dedent(
     print(repr(rows.index_rows), rows.method)
     rows = pp.cover({f"s{i}": list(range(6)) for i in range(10)})  # a cover starter's seeded search
     print(repr(rows.index_rows), rows.method)
+    rows = pp.cover(axes, constraints=cons, compile_axes=["dtype", "bias", "pad", "act"],
+                    include=[{"dtype": "bf16", "k": 5}])  # compile-aware: variants and rows spread
+    print(repr(rows.index_rows), rows.method)
     """
 )
 
