@@ -14,7 +14,8 @@ valid row (every valid row when the model's product is at most :data:`FULL_LIMIT
 else the rows one cell away); it is taken when no tuple of the model's interactions
 loses its last row, the new row is not already in the array and the (t+1)-tuples
 covered grow (the largest gain, the first such move in row and candidate order on
-ties).  Rows are visited in order, again until a pass changes nothing or the work
+ties); a rotation passes its history's rows as ``seen``, whose (t+1)-tuples count as
+covered already, so the moves reach the tuples earlier runs missed.  Rows are visited in order, again until a pass changes nothing or the work
 units (scope projections evaluated) run out: no clock, no random draw, so the same
 array in, the same array out, in every process.  The caller still verifies the result
 (it never covers less: a move that would uncover a tuple is never taken).
@@ -28,7 +29,7 @@ from collections.abc import Sequence
 
 from pairwise_param.feasibility import Feasibility
 
-__all__ = ["FULL_LIMIT", "SPREAD_UNITS", "spread"]
+__all__ = ["FULL_LIMIT", "SPREAD_UNITS", "spread", "up_scopes"]
 
 #: Models whose full product is at most this many rows try every valid row as a
 #: replacement (constraints can couple cells, so a one-cell move alone may be stuck);
@@ -43,7 +44,7 @@ Row = tuple[int, ...]
 Key = tuple[int, tuple[int, ...]]
 
 
-def _up_scopes(n: int, scopes: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+def up_scopes(n: int, scopes: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
     """Every (t+1)-subset of the axes, t the longest interaction scope (none when t+1
     exceeds the axes: the array is then the whole valid product's share already)."""
     t = max((len(s) for s in scopes), default=0)
@@ -95,14 +96,17 @@ def spread(
     rows: Sequence[Sequence[int]],
     *,
     frozen: int = 0,
+    seen: Sequence[Sequence[int]] = (),
     units: int = SPREAD_UNITS,
 ) -> list[Row]:
     """``rows`` (valid, complete) moved to cover more (t+1)-tuples of ``sizes``' axes,
     every tuple of ``scopes`` they cover still covered, no two rows equal; the first
-    ``frozen`` rows (must-include rows) stay as they are.  See the module docstring."""
+    ``frozen`` rows (must-include rows) stay as they are.  A (t+1)-tuple one of the
+    ``seen`` rows holds (a rotation's history: the variants earlier runs compiled) is
+    no gain.  See the module docstring."""
     n = len(sizes)
     out: list[Row] = [tuple(r) for r in rows]
-    up = _up_scopes(n, scopes)
+    up = up_scopes(n, scopes)
     if not up or len(out) <= frozen:
         return out
     product = 1
@@ -112,7 +116,7 @@ def spread(
     if product <= FULL_LIMIT:
         everything = [c for c in itertools.product(*(range(s) for s in sizes)) if feas.violates(c) is None]
         units -= product
-    keep, gain = _Counts(n, scopes, out), _Counts(n, up, out)
+    keep, gain = _Counts(n, scopes, out), _Counts(n, up, [*out, *(tuple(r) for r in seen)])
     present = set(out)
     changed = True
     while changed and units > 0:

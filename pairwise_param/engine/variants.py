@@ -51,7 +51,7 @@ from pairwise_param.errors import InvalidArgument
 from pairwise_param.feasibility import Feasibility, merge_exclusions
 from pairwise_param.model import IndexModel
 
-__all__ = ["compile_aware"]
+__all__ = ["compile_aware", "compile_model", "rotation_variants"]
 
 #: The compile axes' value combinations are enumerated (each checked for a valid
 #: completion); past this many the declaration is refused with the fix.
@@ -141,6 +141,57 @@ def _spread_variants(cmodel: IndexModel, cfeas: Feasibility, array: list[tuple[i
 
     moved = spread(cmodel.sizes, cmodel.interactions, cfeas, array)
     return moved if valid(requirements(cmodel, cfeas), cfeas, moved) else array
+
+
+#: starting lists a rotated run's variant choice spreads (:func:`rotation_variants`):
+#: the fixed list and value-permuted copies of it (a few milliseconds each)
+ROTATION_STARTS = 32
+
+
+def _up_held(n: int, rows: Sequence[tuple[int, ...]], scopes: Sequence[tuple[int, ...]]) -> set[tuple[int, tuple[int, ...]]]:
+    return {(si, tuple(r[a] for a in s)) for r in rows for si, s in enumerate(scopes)}
+
+
+def rotation_variants(
+    model: IndexModel, feas: Feasibility, fixed: Sequence[tuple[int, ...]], seen: Sequence[tuple[int, ...]],
+    frozen: int = 0, seed: int = 0,
+) -> list[tuple[int, ...]]:
+    """A rotated run's variant list (:mod:`pairwise_param.tables.rotate_variants`): as
+    many variants as the fixed table's ``fixed``, every tuple of the compile model
+    covered, the first ``frozen`` kept as they are, holding as many of the compile
+    axes' (t+1)-tuples that none of ``seen`` (the variants of the history's current
+    cycle) holds as the search finds.  The search: ``fixed`` and up to
+    :data:`ROTATION_STARTS` copies of it with each axis's values permuted (drawn from
+    ``random.Random(seed)``; a copy that breaks a constraint or leaves a tuple
+    uncovered is dropped), each spread (:mod:`.spread`) against ``seen``; the first
+    list holding the most new (t+1)-tuples wins.  Every list is verified; ``fixed``
+    itself where none moved."""
+    import random
+
+    from pairwise_param.engine.requirements import requirements
+    from pairwise_param.engine.spread import up_scopes, spread
+    from pairwise_param.engine.verify import valid
+
+    cmodel = compile_model(model, feas)
+    cfeas = Feasibility(cmodel.sizes, cmodel.exclusions)
+    req = requirements(cmodel, cfeas)
+    up = up_scopes(len(cmodel.sizes), cmodel.interactions)
+    old = _up_held(len(cmodel.sizes), seen, up)
+    head, tail = [tuple(v) for v in fixed[:frozen]], [tuple(v) for v in fixed[frozen:]]
+    rng = random.Random(seed)
+    best, best_new = list(fixed), len(_up_held(len(cmodel.sizes), fixed, up) - old)
+    for k in range(ROTATION_STARTS + 1):
+        start = head + tail
+        if k:
+            perms = [rng.sample(range(size), size) for size in cmodel.sizes]
+            start = head + [tuple(p[v] for p, v in zip(perms, r)) for r in tail]
+            if len(set(start)) < len(start) or any(cfeas.violates(r) is not None for r in start) or not valid(req, cfeas, start):
+                continue
+        moved = spread(cmodel.sizes, cmodel.interactions, cfeas, start, frozen=frozen, seen=seen)
+        new = len(_up_held(len(cmodel.sizes), moved, up) - old)
+        if new > best_new and valid(req, cfeas, moved):
+            best, best_new = moved, new
+    return best
 
 
 def _spread_rows(restricted: IndexModel, rfeas: Feasibility, generated: Generated) -> Generated:

@@ -150,10 +150,17 @@ class Rotation:
         if not runs:
             return fixed
         self.rotated += 1
-        if model.compile_axes:  # no more kernel variants than the fixed table compiles
+        if model.compile_axes:  # no more kernel variants than the fixed table compiles, others maybe
             from pairwise_param.tables.rotate_variants import rotate_compile_aware
 
-            return rotate_compile_aware(model, fixed, runs)
+            table = rotate_compile_aware(model, fixed, runs)
+            variant = model.index_model.variant
+            used = {variant(r) for r in table.rows}
+            new = len(used - {variant(r) for r in fixed.rows})
+            if new:
+                self._note(f"{test}: {new} of this run's {len(used)} kernel variants are not the fixed table's "
+                           "(compile_axes: the variant list rotates too; a warm kernel cache compiles them once)")
+            return table
         from pairwise_param.tables.rotate import rotate
 
         return rotate(model, fixed, runs).table

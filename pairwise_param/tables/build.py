@@ -17,6 +17,9 @@ imports :mod:`pairwise_param.engine` (``tests/docs/test_architecture.py`` holds 
   (:mod:`pairwise_param.tables.invalid`): the valid part's table lifted to the full
   model, then each invalid value's rows (its strength-1 table, or in full mode its
   full product), written once for ``cover()`` and the plugin;
+* :func:`compile_view` and :func:`rotation_variants` -- a compile-aware model's compile
+  axes alone and a rotated run's variant list
+  (:mod:`pairwise_param.tables.rotate_variants`);
 * :func:`verified` -- is a table (one read back from the cache) a covering table of
   its model?
 
@@ -37,7 +40,8 @@ from pairwise_param.errors import InvalidArgument
 
 if TYPE_CHECKING:
     from pairwise_param.engine import EngineOptions, Generated, TupleRef
-    from pairwise_param.model import Model
+    from pairwise_param.feasibility import Feasibility
+    from pairwise_param.model import IndexModel, Model
     from pairwise_param.tables.invalid import Split
     from pairwise_param.tables.product import Count
 
@@ -47,9 +51,11 @@ __all__ = [
     "build_table",
     "build_with_invalid",
     "check_mode",
+    "compile_view",
     "engine_options",
     "engine_version",
     "exhaustive",
+    "rotation_variants",
     "run_engine",
     "verified",
 ]
@@ -111,6 +117,24 @@ def run_engine(model: Model, options: EngineOptions) -> Generated:
     if len(rows) == len(generated.rows):
         return generated
     return dataclasses.replace(generated, rows=rows)
+
+
+def compile_view(model: Model) -> tuple[IndexModel, Feasibility]:
+    """The model of ``model``'s compile axes alone, constraints projected exactly, and
+    its constraints (:func:`pairwise_param.engine.variants.compile_model`)."""
+    from pairwise_param.engine.variants import compile_model
+    from pairwise_param.feasibility import Feasibility
+
+    cmodel = compile_model(model.index_model, model.feasibility)
+    return cmodel, Feasibility(cmodel.sizes, cmodel.exclusions)
+
+
+def rotation_variants(model: Model, fixed: Sequence[tuple[int, ...]], seen: Sequence[tuple[int, ...]],
+                      frozen: int = 0, seed: int = 0) -> list[tuple[int, ...]]:
+    """A rotated run's variant list: :func:`pairwise_param.engine.variants.rotation_variants`."""
+    from pairwise_param.engine.variants import rotation_variants as engine_rotation_variants
+
+    return engine_rotation_variants(model.index_model, model.feasibility, fixed, seen, frozen, seed)
 
 
 @dataclass(frozen=True)

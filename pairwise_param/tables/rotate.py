@@ -69,7 +69,7 @@ from pairwise_param.tables.rotate_search import swaps as _swaps
 
 __all__ = [
     "LEVEL_LIMIT", "SLACK", "WORK_BUDGET", "Budget", "Rotated", "cycle_rows", "feasible_tuples", "level_scopes",
-    "max_rows", "rotate", "tuple_count",
+    "max_rows", "rotate", "seed_of", "tuple_count",
 ]
 
 #: how many more rows than the fixed table a rotated one may have (a factor)
@@ -94,8 +94,10 @@ class Rotated:
     work: int
 
 
-def _seed(model: Model, runs: Sequence[Sequence[Row]]) -> int:
-    blob = json.dumps([model.fingerprint(), [[list(r) for r in run] for run in runs]])
+def seed_of(model: Model, runs: Sequence[Sequence[Sequence[int]]]) -> int:
+    """The rotation's one seed: a SHA-256 digest of the model's fingerprint and the
+    history (the same history, the same seed in every process and hash seed)."""
+    blob = json.dumps([model.fingerprint(), [[[int(x) for x in r] for r in run] for run in runs]])
     return int.from_bytes(hashlib.sha256(blob.encode()).digest()[:8], "big")
 
 
@@ -147,7 +149,7 @@ def rotate(
             raise InvalidArgument(f"history row {list(r)} is not a row of the model {list(sizes)}", where=model.where)
     if not Budget.of(model).rotatable:
         return Rotated(fixed, (), 0)  # too large to weigh: the plugin says so
-    seed = _seed(model, past)
+    seed = seed_of(model, past)
     search = _Search(model, fixed, past)
     if not search.levels:
         return Rotated(fixed, (), 0)

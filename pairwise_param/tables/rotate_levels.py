@@ -15,10 +15,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pairwise_param.feasibility import Feasibility
 from pairwise_param.model import Model
 
 __all__ = [
-    "LEVEL_LIMIT", "WORK_BUDGET", "Budget", "Level", "cycle_rows", "feasible_tuples", "level_scopes", "tuple_count",
+    "LEVEL_LIMIT", "WORK_BUDGET", "Budget", "Level", "cycle_of", "cycle_rows", "feasible_tuples", "level_scopes", "tuple_count",
 ]
 
 #: a level of more tuples than this is not weighed nor counted (its bookkeeping would
@@ -139,12 +140,12 @@ class Level:
                 counts[si][before] -= 1
                 counts[si][before + change * w] += 1
 
-    def feasible_total(self, model: Model) -> int:
-        """How many of this level's tuples some valid row holds (exact)."""
-        feas = model.feasibility
+    def feasible_total(self, feas: Feasibility) -> int:
+        """How many of this level's tuples some valid row holds (exact; ``feas``: the
+        constraints of the model whose ``sizes`` the level counts)."""
         constrained = set(feas.component_of)
         total = 0
-        sizes = model.sizes
+        sizes = self.sizes
         for scope in self.scopes:
             size = math.prod(sizes[a] for a in scope)
             if not constrained.intersection(scope):
@@ -163,25 +164,32 @@ def feasible_tuples(model: Model, strength: int) -> int:
     """How many tuples of ``strength`` axes some valid row of ``model`` holds (exact;
     0 when there are fewer axes): the 100% of accumulated coverage."""
     scopes = level_scopes(len(model.sizes), strength)
-    return Level(model.sizes, scopes).feasible_total(model) if scopes else 0
+    return Level(model.sizes, scopes).feasible_total(model.feasibility) if scopes else 0
 
 
 def cycle_rows(model: Model, runs: Sequence[Sequence[Sequence[int]]], strength: int) -> list[Row]:
     """The rows that weigh at ``strength``: those of the runs after the last completed
     cycle at that strength (a cycle is complete when its runs cover every feasible
     tuple of ``strength`` axes).  Runs are oldest first."""
-    scopes = level_scopes(len(model.sizes), strength)
+    return cycle_of(model.sizes, model.feasibility, runs, strength)
+
+
+def cycle_of(sizes: Sequence[int], feas: Feasibility, runs: Sequence[Sequence[Sequence[int]]],
+             strength: int) -> list[Row]:
+    """:func:`cycle_rows` over any axes (``sizes``, constraints ``feas``): the compile
+    axes' variants of a compile-aware rotation (:mod:`.rotate_variants`) cycle alike."""
+    scopes = level_scopes(len(sizes), strength)
     if not scopes:
         return []
-    level = Level(model.sizes, scopes)
-    total = level.feasible_total(model)
+    level = Level(sizes, scopes)
+    total = level.feasible_total(feas)
     kept: list[Row] = []
     for run in runs:
         rows = [tuple(r) for r in run]
         level.mark_old(rows)
         kept.extend(rows)
         if sum(sum(o) for o in level.old) >= total:
-            level = Level(model.sizes, scopes)
+            level = Level(sizes, scopes)
             kept = []
     return kept
 
