@@ -42,7 +42,7 @@ class Tables:
     upstream_dropped: int
     random: tuple[tuple[RowT, ...], ...]
     #: ROTATED_RUNS rotated runs of the plain t=2 table, then of the compile-aware one
-    #: (rotated on its variants: tables/rotate_variants.py); run 1 is the fixed table
+    #: (its variant list rotated too, never longer: tables/rotate_variants.py); run 1 is the fixed table
     rotated: tuple[tuple[RowT, ...], ...] = ()
     rotated_c: tuple[tuple[RowT, ...], ...] = ()
     #: variants of each rotated run, plain then compile-aware; None without compile axes

@@ -29,6 +29,12 @@ of the compile model still covered) to hold more of them, and step 2's rows like
 steps 2-3 also run on the array as built, and the spread list serves unless the other
 gives fewer variants or, with as many, fewer rows: a tie-break, never a cost.
 
+**Rotated runs** (:func:`rotation_variants`, for
+:mod:`pairwise_param.tables.rotate_variants`): the fixed table's variant list moved by the
+same spread, against the history's variants (``seen``: their (t+1)-tuples are no gain),
+from the list and value-permuted copies of it: as many variants, every tuple of the
+compile model covered, the compile (t+1)-tuples the earlier runs missed reached.
+
 With a ``compile_key`` (:attr:`~pairwise_param.model.IndexModel.compile_classes`: several
 combinations of the compile axes are one variant) the variants are classes: step 1
 takes the fewer of the classes of ``K`` and a greedy cover of the compile model's
@@ -148,7 +154,8 @@ def _spread_variants(cmodel: IndexModel, cfeas: Feasibility, array: list[tuple[i
 ROTATION_STARTS = 32
 
 
-def _up_held(n: int, rows: Sequence[tuple[int, ...]], scopes: Sequence[tuple[int, ...]]) -> set[tuple[int, tuple[int, ...]]]:
+def _up_held(rows: Sequence[tuple[int, ...]], scopes: Sequence[tuple[int, ...]]) -> set[tuple[int, tuple[int, ...]]]:
+    """The tuples of ``scopes`` that ``rows`` hold."""
     return {(si, tuple(r[a] for a in s)) for r in rows for si, s in enumerate(scopes)}
 
 
@@ -169,17 +176,17 @@ def rotation_variants(
     import random
 
     from pairwise_param.engine.requirements import requirements
-    from pairwise_param.engine.spread import up_scopes, spread
+    from pairwise_param.engine.spread import spread, up_scopes
     from pairwise_param.engine.verify import valid
 
     cmodel = compile_model(model, feas)
     cfeas = Feasibility(cmodel.sizes, cmodel.exclusions)
     req = requirements(cmodel, cfeas)
     up = up_scopes(len(cmodel.sizes), cmodel.interactions)
-    old = _up_held(len(cmodel.sizes), seen, up)
+    old = _up_held(seen, up)
     head, tail = [tuple(v) for v in fixed[:frozen]], [tuple(v) for v in fixed[frozen:]]
     rng = random.Random(seed)
-    best, best_new = list(fixed), len(_up_held(len(cmodel.sizes), fixed, up) - old)
+    best, best_new = list(fixed), len(_up_held(fixed, up) - old)
     for k in range(ROTATION_STARTS + 1):
         start = head + tail
         if k:
@@ -188,7 +195,7 @@ def rotation_variants(
             if len(set(start)) < len(start) or any(cfeas.violates(r) is not None for r in start) or not valid(req, cfeas, start):
                 continue
         moved = spread(cmodel.sizes, cmodel.interactions, cfeas, start, frozen=frozen, seen=seen)
-        new = len(_up_held(len(cmodel.sizes), moved, up) - old)
+        new = len(_up_held(moved, up) - old)
         if new > best_new and valid(req, cfeas, moved):
             best, best_new = moved, new
     return best

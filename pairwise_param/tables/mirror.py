@@ -5,7 +5,7 @@ job runs the whole suite, and with one fixed table every job runs the same rows,
 mirrors add no coverage of the options.  With ``--pairwise-mirror=K/N`` job K runs
 :func:`mirror_table`: job 1 the fixed table, job K the rotation of the fixed table
 (:func:`pairwise_param.tables.rotate.rotate`, the compile-aware rotation where the model
-declares compile axes) against the tables of jobs 1..K-1, as if they had run before it.
+declares compile axes: no more variants than the fixed table, the list itself rotated) against the tables of jobs 1..K-1, as if they had run before it.
 Every job's table covers every t-tuple (the rotation's hard constraint, verified), and
 each next job covers as many (t+1)-tuples as it can that the jobs before it did not.
 
@@ -31,7 +31,7 @@ def mirror_table(model: Model, fixed: Table, job: int) -> Table:
     runs = [fixed.rows]
     table = fixed
     for _ in range(job):
-        if model.compile_axes:  # no more kernel variants than the fixed table compiles
+        if model.compile_axes:  # no more kernel variants than the fixed table compiles, others maybe
             from pairwise_param.tables.rotate_variants import rotate_compile_aware
 
             table = rotate_compile_aware(model, fixed, runs)

@@ -66,11 +66,18 @@ def test_rotation_changes_the_rows_run_after_run_and_each_run_is_complete(pytest
     assert len(json.loads((pytester.path / "h.json").read_text())["tables"][0]["runs"]) == 3
 
 
+#: SUITE with compile axes: a rotated run's variant list rotates too (tables/rotate_variants.py)
+COMPILE_SUITE = SUITE.replace(f"@pairwise(**{AXES!r})",
+                              f"@pairwise(**{AXES!r}, compile_axes=['dtype', 'padded_a', 'padded_b', 'xnorm'])")
+
+
+@pytest.mark.parametrize("suite", [SUITE, COMPILE_SUITE], ids=["plain", "compile-aware"])
 def test_same_history_same_rows_in_every_process_and_xdist_worker(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, suite: str
 ) -> None:
     pytest.importorskip("xdist")
-    pytester.makepyfile(test_k=SUITE)
+    assert suite.count("compile_axes") == (suite is COMPILE_SUITE)
+    pytester.makepyfile(test_k=suite)
     assert run(pytester, "--pairwise-rotate").ret == 0
     assert run(pytester, "--pairwise-rotate").ret == 0
     saved = pytester.path / "saved.json"
@@ -87,6 +94,25 @@ def test_same_history_same_rows_in_every_process_and_xdist_worker(
     # the controller wrote the -n 2 run to the history, once, with the workers' 100% counts
     entry = json.loads((pytester.path / "h.json").read_text())["tables"][0]
     assert len(entry["runs"]) == 3 and entry["coverable"] == [48, 104, 112]
+
+
+def test_a_compile_aware_rotated_run_compiles_no_more_variants_and_says_which_are_new(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(test_k=COMPILE_SUITE)
+    lines = []
+    for k in range(3):
+        result = run(pytester, "--pairwise-rotate", f"--pairwise-report=r{k}.json")
+        assert result.ret == 0
+        lines.append(result.stdout.str())
+    model = Model(AXES, compile_axes=["dtype", "padded_a", "padded_b", "xnorm"])
+    variants = [{model.index_model.variant(r) for r in rows_of(pytester.path / f"r{k}.json")} for k in range(3)]
+    assert all(len(v) <= len(variants[0]) for v in variants[1:])
+    assert variants[1] != variants[0]  # the list rotated: run 2 compiles a variant run 1 did not
+    new = len(variants[1] - variants[0])
+    assert (f"rotation: test_k: {new} of this run's {len(variants[1])} kernel variants are not the fixed "
+            "table's") in lines[1]
+    assert "kernel variants are not the fixed" not in lines[0]
 
 
 def test_env_and_ini_turn_rotation_on(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
