@@ -43,7 +43,7 @@ from pairwise_param.feasibility import Feasibility, merge_exclusions
 from pairwise_param.model import Model
 from pairwise_param.tables.build import Table, verified
 
-__all__ = ["rotate_compile_aware", "rotated_variant_list"]
+__all__ = ["rotate_compile_aware"]
 
 Row = tuple[int, ...]
 
@@ -86,7 +86,7 @@ def _seen(model: Model, runs: Sequence[Sequence[Sequence[int]]]) -> list[Row]:
     return cycle_of(cmodel.sizes, cfeas, [[variant(r) for r in run] for run in runs], cmodel.strength + 1)
 
 
-def rotated_variant_list(model: Model, fixed: Table, runs: Sequence[Sequence[Sequence[int]]],
+def _variant_list(model: Model, fixed: Table, runs: Sequence[Sequence[Sequence[int]]],
                          keep: Sequence[Row] = ()) -> list[Row]:
     """Step 1: the variant list of a rotated run (as many as the fixed table's); the
     variants of the must-include rows and ``keep`` stay as they are."""
@@ -126,7 +126,7 @@ def rotate_compile_aware(model: Model, fixed: Table, runs: Sequence[Sequence[Seq
     if not model.index_model.compile_classes:
         keep: list[Row] = []
         for _ in range(_TRIES):
-            moved = rotated_variant_list(model, fixed, runs, keep)
+            moved = _variant_list(model, fixed, runs, keep)
             if set(moved) == set(fixed_list):
                 break
             base = build_table(_restricted(model, set(moved)))
@@ -135,7 +135,10 @@ def rotate_compile_aware(model: Model, fixed: Table, runs: Sequence[Sequence[Seq
                 break
             keep = list(dict.fromkeys([*keep, *_lost(model, fixed, base)]))
             base = fixed
-    rotated = rotate(_restricted(model, set(listed)), base, runs).table
+    rows = rotate(_restricted(model, set(listed)), base, runs).table
+    # the fixed table's method and full-product count, the rotation's rows (and their infeasible tuples: the
+    # model's own, or the verification below fails)
+    rotated = dataclasses.replace(fixed, rows=rows.rows, infeasible=rows.infeasible)
     used = {model.index_model.variant(r) for r in rotated.rows}
     if not verified(model, rotated) or not used <= set(listed) or len(used) > len(fixed_list):
         return fixed  # pragma: no cover - rotate() verifies against the restricted model already

@@ -110,7 +110,7 @@ def test_a_compile_aware_rotated_run_compiles_no_more_variants_and_says_which_ar
     assert all(len(v) <= len(variants[0]) for v in variants[1:])
     assert variants[1] != variants[0]  # the list rotated: run 2 compiles a variant run 1 did not
     new = len(variants[1] - variants[0])
-    assert (f"rotation: test_k: {new} of this run's {len(variants[1])} kernel variants are not the fixed "
+    assert (f"rotation: test_k.py::test_k: {new} of this run's {len(variants[1])} kernel variants are not the fixed "
             "table's") in lines[1]
     assert "kernel variants are not the fixed" not in lines[0]
 

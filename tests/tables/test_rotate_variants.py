@@ -193,3 +193,11 @@ def test_a_tuple_tied_to_some_variants_is_never_lost():
     assert len(_variants(model, rotated.rows)) <= len(_variants(model, fixed.rows))
     assert _variants(model, rotated.rows) != _variants(model, fixed.rows)
     assert _complete(model, rotated.rows)
+
+
+def test_a_rotated_run_keeps_the_fixed_tables_method_and_full_count():
+    model = Model(FUSED, constraints=FUSED_RULES, compile_axes=FUSED_COMPILE)
+    fixed = build_table(model, count=True)
+    rotated = rotate_compile_aware(model, fixed, [fixed.rows])
+    assert _variants(model, rotated.rows) != _variants(model, fixed.rows)  # a moved list, its own build
+    assert (rotated.method, rotated.full_count, rotated.full_exact) == (fixed.method, fixed.full_count, True)
