@@ -39,10 +39,13 @@ def rows_of(path: Path, k: int = 0) -> list[list[int]]:
     return [list(r) for r in table(path, k)["rows"]]
 
 
+@pytest.mark.parametrize("compiled", ["", ', compile_axes=["dtype", "bias_mode", "xnorm"]'],
+                         ids=["plain", "compile-aware"])
 @pytest.mark.parametrize("how", ["flag", "decorator"])
-def test_full_mode_is_the_full_product_under_rotation(pytester: pytest.Pytester, how: str) -> None:
-    """D1: rotation never touches a full-mode table (no duplicate rows, every failure found)."""
-    pytester.makepyfile(test_k=SKINNY.format(mode=', mode="full"' if how == "decorator" else ""))
+def test_full_mode_is_the_full_product_under_rotation(pytester: pytest.Pytester, how: str, compiled: str) -> None:
+    """D1: rotation never touches a full-mode table (no duplicate rows, every failure found),
+    a compile-aware one included (its rotated variant lists are for cover mode only)."""
+    pytester.makepyfile(test_k=SKINNY.format(mode=(', mode="full"' if how == "decorator" else "") + compiled))
     full = ("--pairwise-mode=full",) if how == "flag" else ()
     run(pytester, "--pairwise-rotate")
     run(pytester, "--pairwise-rotate")
