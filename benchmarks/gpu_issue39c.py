@@ -114,6 +114,12 @@ def warm(base: Path | None) -> list[tuple[str, Path, list[str], bool, dict[str, 
     return runs
 
 
+def gc_runs(base: Path | None) -> list[tuple[str, Path, list[str], bool, dict[str, str]]]:
+    """The shortest warm comparison (after the module clean-up's gc became conditional):
+    today's and ours' caches filled by xdist, then each serial, warm."""
+    return [r for r in warm(base) if r[0] in ("today-fill", "today-warm", "job-fill", "job-warm")]
+
+
 def summary(results: list[dict]) -> str:
     lines = [
         "| run | rc | items | failed | pytest s | wall s | variants (new cache entries) |",
@@ -143,14 +149,14 @@ def summary(results: list[dict]) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--plan", choices=("speed", "full", "one", "warm"), required=True)
+    ap.add_argument("--plan", choices=("speed", "full", "one", "warm", "gc"), required=True)
     ap.add_argument("--baseline", type=Path)
     ap.add_argument("--budget", type=float, default=540)
     ap.add_argument("--timeout", type=float, default=150)
     ap.add_argument("--dry", action="store_true")
     a = ap.parse_args()
     base = a.baseline.resolve() if a.baseline else None
-    runs = {"speed": speed, "full": lambda b: full(), "one": one, "warm": warm}[a.plan](base)
+    runs = {"speed": speed, "full": lambda b: full(), "one": one, "warm": warm, "gc": gc_runs}[a.plan](base)
     if a.dry:
         for name, tree, args, cold, extra in runs:
             print(name, tree, " ".join(args), "cold" if cold else "warm", extra)
