@@ -9,7 +9,7 @@ Hypothesis profile, its own Triton cache, emptied first for a cold run, a JUnit 
 ``variants`` is the number of entries a run added to its Triton cache (one per compiled
 variant and launcher), counted by the tree's directory, so xdist runs count too.
 
-Plans (``one``: both in one call, most important first: today, ours under xdist, the
+Plans (``warm``: see :func:`warm`; ``one``: both in one call, most important first: today, ours under xdist, the
 rotated runs, the full products, ours serial, plain):
 
 * ``speed``: "today" (the baseline tree, all of ``kernel_tests``, serial: the issue's
@@ -95,12 +95,36 @@ def one(base: Path | None) -> list[tuple[str, Path, list[str], bool, dict[str, s
     return [*first, *rotate, *products, *rest]  # type: ignore[list-item]
 
 
+def warm(base: Path | None) -> list[tuple[str, Path, list[str], bool, dict[str, str]]]:
+    """Warm runs compared in one call: each tree's cache filled by a cold xdist run, then
+    today serial vs ours serial, ``-n 2`` and ``-n 4``; the full products on ours' cache;
+    the plain tables' variants (cold, xdist)."""
+    runs: list[tuple[str, Path, list[str], bool, dict[str, str]]] = []
+    if base is not None:
+        runs += [("today-fill", base, [*ALL, *XDIST], True, {}), ("today-warm", base, ALL, False, {})]
+    runs += [("job-fill", ROOT, [*JOB, *XDIST], True, {}), ("job-warm", ROOT, JOB, False, {})]
+    runs.append(("job-n2warm", ROOT, [*JOB, "-n", "2", "--dist", "loadgroup"], False, {}))
+    runs += [
+        (f"job-{name.removeprefix('fullwarm-')}", *rest)
+        for name, *rest in full()
+        if name.startswith("fullwarm-") and name != "fullwarm-cold"
+    ]  # type: ignore[misc]
+    runs.append(("plainjob-fill", ROOT, [*JOB, *XDIST, "-p", "benchmarks.plain_tables"], True, {}))
+    runs.append(("job-n4warm", ROOT, [*JOB, *XDIST], False, {}))
+    return runs
+
+
+def gc_runs(base: Path | None) -> list[tuple[str, Path, list[str], bool, dict[str, str]]]:
+    """The shortest warm comparison (after the module clean-up's gc became conditional):
+    today's and ours' caches filled by xdist, then each serial, warm."""
+    return [r for r in warm(base) if r[0] in ("today-fill", "today-warm", "job-fill", "job-warm")]
+
+
 def summary(results: list[dict]) -> str:
     lines = [
         "| run | rc | items | failed | pytest s | wall s | variants (new cache entries) |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
-    by = {r["name"]: r for r in results}
     for r in results:
         fams = r.get("families", {})
         items, failed = sum(f["items"] for f in fams.values()), sum(f["failed"] for f in fams.values())
@@ -108,31 +132,31 @@ def summary(results: list[dict]) -> str:
             f"| {r['name']} | {r['rc']} | {items} | {failed} | {r.get('pytest_s', float('nan')):.1f} | "
             f"{r['wall_s']:.1f} | {r.get('cache_new', '-')} |"
         )
-    for cache in ("cold", "warm"):
-        today = by.get(f"today-{cache}")
-        if not today or not today.get("wall_s"):
+    today = {r["name"].split("-", 1)[1]: r for r in results if r["name"].startswith("today-")}
+    for r in results:
+        if r["name"].startswith("today-") or r["name"].split("-", 1)[1] in FAMILIES or not r.get("wall_s"):
             continue
-        for name in ("jobn4", "alln4", "job", "all"):
-            r = by.get(f"{name}-{cache}")
-            if r and r.get("wall_s"):
-                lines.append(
-                    f"\n{name} vs today, {cache}: pytest {r.get('pytest_s', 0) / today.get('pytest_s', 1):.2f}x, "
-                    f"wall {r['wall_s'] / today['wall_s']:.2f}x"
-                )
+        kind = r["name"].split("-", 1)[1]
+        ref = today.get(kind) or today.get("warm" if kind.endswith("warm") else "cold")
+        if ref and ref.get("pytest_s") and ref.get("wall_s"):
+            lines.append(
+                f"\n{r['name']} vs {ref['name']}: pytest {r.get('pytest_s', 0) / ref['pytest_s']:.2f}x, "
+                f"wall {r['wall_s'] / ref['wall_s']:.2f}x"
+            )
     return "\n".join(lines) + "\n"
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--plan", choices=("speed", "full", "one"), required=True)
+    ap.add_argument("--plan", choices=("speed", "full", "one", "warm", "gc"), required=True)
     ap.add_argument("--baseline", type=Path)
     ap.add_argument("--budget", type=float, default=540)
     ap.add_argument("--timeout", type=float, default=150)
     ap.add_argument("--dry", action="store_true")
     a = ap.parse_args()
     base = a.baseline.resolve() if a.baseline else None
-    runs = {"speed": speed, "full": lambda b: full(), "one": one}[a.plan](base)
+    runs = {"speed": speed, "full": lambda b: full(), "one": one, "warm": warm, "gc": gc_runs}[a.plan](base)
     if a.dry:
         for name, tree, args, cold, extra in runs:
             print(name, tree, " ".join(args), "cold" if cold else "warm", extra)

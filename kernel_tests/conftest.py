@@ -144,11 +144,20 @@ def device() -> torch.device:
 # ----------------------------------------------------------------------------- clean-up
 
 
-def release_device_memory() -> None:
-    """gc, then return cached blocks to the driver and wait for the device."""
-    gc.collect()
+def release_device_memory(keep: int = 0) -> None:
+    """Wait for the device and return cached blocks to the driver; then, only if the
+    allocator still holds more than ``keep`` bytes (live tensors, maybe held by reference
+    cycles), ``gc.collect()`` and return what that freed. Most clean-ups need no gc: the
+    tests' tensors die with their references, and a full collection over a session of
+    thousands of items costs 0.1-0.3 s (12 module clean-ups, 1.8 s of the warm job's
+    profile on an H200, issue 39). Without a GPU it always collects."""
     if torch.cuda.is_available():
         torch.cuda.synchronize()
+        torch.cuda.empty_cache()
+        if _reserved() <= keep:
+            return
+    gc.collect()
+    if torch.cuda.is_available():
         torch.cuda.empty_cache()
 
 
@@ -163,7 +172,7 @@ MODULE_RELEASE_BYTES = 1 << 30
 def _release_memory_per_module():
     yield
     if not _ON_GPU or _reserved() > MODULE_RELEASE_BYTES:
-        release_device_memory()
+        release_device_memory(keep=MODULE_RELEASE_BYTES)
 
 
 def cache_limit_bytes() -> int:
@@ -210,4 +219,4 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
     if not _CACHE_LIMIT:
         _CACHE_LIMIT.append(cache_limit_bytes())
     if _reserved() > _CACHE_LIMIT[0]:
-        release_device_memory()
+        release_device_memory(keep=_CACHE_LIMIT[0])
