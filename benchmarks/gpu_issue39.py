@@ -36,6 +36,7 @@ import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -106,6 +107,17 @@ def execute(name: str, tree: Path, args: list[str], out: Path, cold: bool, timeo
     print(f"{name}: rc={rc} wall={wall:.1f}s pytest={result.get('pytest_s')} "
           f"variants={sum(result['variants'].values())} {' | '.join(tail)}", flush=True)
     return result
+
+
+def write_results(out: Path, results: list[dict], skipped: list[str], summary: Callable[[list[dict]], str]) -> str:
+    """``out/runs.json``, ``out/runs.md`` and ``out/summary.md`` (``summary`` of the runs,
+    then the runs the budget skipped); returns the summary's text (the budgeted scripts,
+    gpu_issue39b.py and gpu_issue39c.py, write after every run)."""
+    (out / "runs.json").write_text(json.dumps(results, indent=1))
+    (out / "runs.md").write_text(render(results) + "\n")
+    text = summary(results) + (f"\nskipped: {', '.join(skipped)}\n" if skipped else "")
+    (out / "summary.md").write_text(text)
+    return text
 
 
 def render(results: list[dict]) -> str:

@@ -29,7 +29,6 @@ cold, warm and variants per tree, per family, with the ratios of the issue's tar
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import sys
 import time
@@ -37,7 +36,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from benchmarks.gpu_issue39 import execute, render
+from benchmarks.gpu_issue39 import execute, write_results
 
 JOB = ["-m", "not tooling", "-p", "no:logging"]
 
@@ -129,12 +128,8 @@ def main() -> int:
                 stats = pstats.Stats(str(a.out / "profile.out"), stream=fh)
                 stats.sort_stats("tottime").print_stats(50)
                 stats.sort_stats("cumulative").print_stats(80)
-        (a.out / "runs.json").write_text(json.dumps(results, indent=1))
-        (a.out / "runs.md").write_text(render(results) + "\n")
-        (a.out / "summary.md").write_text(summary(results) + (f"\nskipped: {', '.join(skipped)}\n" if skipped else ""))
-    text = summary(results) + (f"\nskipped: {', '.join(skipped)}\n" if skipped else "")
-    (a.out / "summary.md").write_text(text)
-    print(text)
+        write_results(a.out, results, skipped, summary)
+    print(write_results(a.out, results, skipped, summary))
     return 0
 
 

@@ -31,7 +31,6 @@ inside the device's per-call limit. Writes ``DIR/runs.json``, ``DIR/runs.md`` an
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import sys
 import time
@@ -39,7 +38,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from benchmarks.gpu_issue39 import execute, render
+from benchmarks.gpu_issue39 import execute, write_results
 from kernel_tests.support.families import FAMILIES
 
 JOB = ["kernel_tests", "-m", "not tooling", "-p", "no:logging"]
@@ -173,14 +172,8 @@ def main() -> int:
             print(f"{name}: skipped ({left:.0f} s of the budget left)", flush=True)
             continue
         results.append(execute(name, tree, args, a.out, cold, min(a.timeout, left), extra))
-        (a.out / "runs.json").write_text(json.dumps(results, indent=1))
-        (a.out / "runs.md").write_text(render(results) + "\n")
-        (a.out / "summary.md").write_text(
-            summary(results) + (f"\nskipped: {', '.join(skipped)}\n" if skipped else "")
-        )
-    text = summary(results) + (f"\nskipped: {', '.join(skipped)}\n" if skipped else "")
-    (a.out / "summary.md").write_text(text)
-    print(text)
+        write_results(a.out, results, skipped, summary)
+    print(write_results(a.out, results, skipped, summary))
     return 0
 
 
