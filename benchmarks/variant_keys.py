@@ -245,10 +245,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.variant_keys")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--mode", choices=("compile-aware", "plain", "full"), default="compile-aware")
+    ap.add_argument("--rotate", type=int, default=0, metavar="N",
+                    help="N runs per family with --pairwise-rotate on one history (run 1: the fixed tables): "
+                         "each run's variants and how many no earlier run launched")
     ap.add_argument("families", nargs="*", default=[name for name in LAUNCHERS])
     a = ap.parse_args(argv)
     a.out.mkdir(parents=True, exist_ok=True)
     root = Path(__file__).resolve().parent.parent
+    if a.rotate:
+        return _rotated(a.out, a.rotate, a.families, root)
     lines = [f"| family | test | variants ({a.mode}) |", "|---|---|---:|"]
     for family in a.families:
         path = a.out / f"{a.mode}-{family}.json"
@@ -265,6 +270,40 @@ def main(argv: list[str] | None = None) -> int:
             lines.append(f"| | {test.split('::', 1)[-1]} ({test.split('/')[-1].split('::')[0]}) | {n} |")
         print(lines[-1 - len(entry["by_test"])], flush=True)
     (a.out / f"{a.mode}.md").write_text("\n".join(lines) + "\n")
+    return 0
+
+
+def _keys(entry: dict[str, Any]) -> set[str]:
+    return {key for keys in entry.get("keys", {}).values() for key in keys}
+
+
+def _rotated(out: Any, runs: int, families: list[str], root: Any) -> int:
+    """``--rotate N``: per family, N pytest processes with ``--pairwise-rotate`` on one
+    history (``out/history-<family>.json``, emptied first); ``out/rotate<r>-<family>.json``
+    each and ``out/rotate.md``: per run the family's variants, those no earlier run
+    launched, and the union so far."""
+    import subprocess
+    import sys
+
+    lines = ["| family | run | variants | new (no earlier run) | union so far |", "|---|---:|---:|---:|---:|"]
+    for family in families:
+        history = out / f"history-{family}.json"
+        history.unlink(missing_ok=True)
+        union: set[str] = set()
+        for r in range(1, runs + 1):
+            path = out / f"rotate{r}-{family}.json"
+            env = dict(os.environ, TRITON_INTERPRET="1", HYPOTHESIS_PROFILE="ci", VARIANT_KEYS_FILE=str(path),
+                       PYTHONPATH=str(root), VARIANT_PLAIN="0")
+            cmd = [sys.executable, "-m", "pytest", f"kernel_tests/{family}", "-p", "benchmarks.variant_keys",
+                   "-m", "not tooling", "-p", "no:logging", "-p", "no:cacheprovider", "-q",
+                   "--pairwise-rotate", f"--pairwise-history={history}"]
+            subprocess.run(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, check=False)
+            keys = _keys(json.loads(path.read_text()).get(family, {}))
+            new = keys - union
+            union |= keys
+            lines.append(f"| {family} | {r} | {len(keys)} | {len(new)} | {len(union)} |")
+            print(lines[-1], flush=True)
+    (out / "rotate.md").write_text("\n".join(lines) + "\n")
     return 0
 
 

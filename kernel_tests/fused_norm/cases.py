@@ -130,16 +130,44 @@ def _table_variants(op: str) -> tuple[dict[str, Any], ...]:
     return tuple(dict(v) for v in seen)
 
 
-def table_variant(op: str, prefer: tuple[str, ...] = (), **fixed: Any) -> dict[str, Any]:
+#: The test each op's ``@pairwise`` table parametrizes (in test_fused_norm.py).
+TABLE_TESTS = {"fused": "test_fused_residual_norm_scale_shift", "nss": "test_norm_scale_shift"}
+
+
+def session_variants(items: list[pytest.Item]) -> dict[str, tuple[dict[str, Any], ...]]:
+    """The variants each op's table runs in this session: the compile-axis values of its
+    test's items, in item order (a rotated run's own variant list; the full product under
+    ``--pairwise-mode=full``; on a shard, the shard's). An op whose table test is not among
+    the items is absent."""
+    axes = {"fused": FUSED_COMPILE_AXES, "nss": NSS_COMPILE_AXES}
+    seen: dict[str, dict[tuple[tuple[str, Any], ...], None]] = {}
+    for item in items:
+        name = getattr(item, "originalname", None)
+        params = getattr(getattr(item, "callspec", None), "params", None)
+        module = getattr(getattr(item, "module", None), "__name__", "")
+        for op, test in TABLE_TESTS.items():
+            if name == test and params is not None and module.endswith("test_fused_norm"):
+                seen.setdefault(op, {})[tuple((a, params[a]) for a in axes[op])] = None
+    return {op: tuple(dict(v) for v in variants) for op, variants in seen.items()}
+
+
+def table_variant(op: str, prefer: tuple[str, ...] = (),
+                  session: dict[str, tuple[dict[str, Any], ...]] | None = None, **fixed: Any) -> dict[str, Any]:
     """A variant of op's table (``"fused"`` or ``"nss"``) holding the ``fixed`` values
     (those with the most ``prefer`` flags True first, then the table's order): the tests
     outside the tables launch the kernel with its flags and so compile nothing the tables
     do not (a GPU compiles each variant once; issue 39). Every ``(norm_type, dtype)`` pair
-    is a variant of both tables (they cover every pair of values)."""
-    found = [v for v in _table_variants(op) if all(v[k] == x for k, x in fixed.items())]
-    if not found:
-        raise LookupError(f"no variant of the {op} table holds {fixed}; its variants: {_table_variants(op)}")
-    return max(found, key=lambda v: sum(bool(v.get(k)) for k in prefer))
+    is a variant of both tables (they cover every pair of values).
+
+    ``session`` (:func:`session_variants`, the ``run_variant`` fixture passes it): the
+    variants this session's table runs, so a rotated run, whose table has a variant list of
+    its own, compiles no variant of the fixed table for these tests; the fixed table's
+    variants where the session's hold none with the ``fixed`` values."""
+    for variants in ((session or {}).get(op, ()), _table_variants(op)):
+        found = [v for v in variants if all(v[k] == x for k, x in fixed.items())]
+        if found:
+            return max(found, key=lambda v: sum(bool(v.get(k)) for k in prefer))
+    raise LookupError(f"no variant of the {op} table holds {fixed}; its variants: {_table_variants(op)}")
 
 
 # ----------------------------------------------------------------------------- tolerances

@@ -14,7 +14,6 @@ import re
 import pytest
 import torch
 
-from kernel_tests.fused_norm.cases import table_variant
 from kernel_tests.fused_norm.kernels import fused_residual_norm_scale_shift, norm_scale_shift
 from kernel_tests.fused_norm.native import load_native, upstream_unsupported
 from kernel_tests.support.backends import BackendUnavailable
@@ -114,11 +113,11 @@ def test_launcher_rejects(call, exc, match):
 @pytest.mark.parametrize("layout_shape", [(), (1,), (C,), (1, C), (B, 1, C), (1, 1, C), (B, L, C), (1, L, C),
                                           (B, 2, 1, C), (1, 4, 1, C)],
                          ids=lambda s: "x".join(map(str, s)) or "0-d")
-def test_every_documented_layout_is_accepted(layout_shape, device):
+def test_every_documented_layout_is_accepted(layout_shape, device, run_variant):
     """The counterpart of the rejections: each accepted shape (batch 1 broadcasting) runs
     (on the suite's device: a GPU run launches the compiled kernel, which needs device tensors)."""
     # an fp32 variant with a gate that the fused table compiles (no variant of its own)
-    flags = table_variant("fused", dtype=F32, has_gate=True)
+    flags = run_variant("fused", dtype=F32, has_gate=True)
     y, res_out = fused(residual=_t(B, L, C, device=device), x=_t(B, L, C, device=device),
                        scale=_t(*layout_shape, device=device), shift=_t(*layout_shape, device=device),
                        gate=_t(*layout_shape, device=device), norm_type=flags["norm_type"],

@@ -73,6 +73,7 @@ from kernel_tests.fused_norm.cases import (
     check_nss,
     fused_inputs,
     gate_iff_layout,
+    session_variants,
     shape_id,
     table_variant,
 )
@@ -185,7 +186,7 @@ def test_rounding_r_first_is_caught(device, norm_type, dtype):
 @pytest.mark.parametrize("norm_type", NORM_TYPES)
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=["float32", "bfloat16"])
 @torch.inference_mode()
-def test_eps_is_honoured(backend, device, op, norm_type, dtype):
+def test_eps_is_honoured(backend, device, op, norm_type, dtype, run_variant):
     """Upstream's kernel ignores eps (always 1e-6); ours must use the argument. With
     inputs ~1e-3, mean(r^2) ~ 4e-7 is comparable to eps, so 1e-5 and 1e-6 give outputs
     that differ far beyond the tolerance: the kernel must match the reference at its own
@@ -199,7 +200,7 @@ def test_eps_is_honoured(backend, device, op, norm_type, dtype):
     shift = torch.zeros((), dtype=dtype, device=device)
     # the flags of a variant the op's table compiles, with neutral values (gate 1, weight 1,
     # bias 0): eps is checked without compiling a variant of its own
-    flags = table_variant(op, norm_type=norm_type, dtype=dtype)
+    flags = run_variant(op, norm_type=norm_type, dtype=dtype)
     gate = torch.ones((C,), dtype=dtype, device=device) if flags.get("has_gate") else None
     weight = torch.ones((C,), dtype=dtype, device=device) if flags["has_weight"] else None
     bias = torch.zeros((C,), dtype=dtype, device=device) if flags["has_bias"] else None
@@ -257,7 +258,7 @@ def test_fp32_parameters_on_bf16_inputs(backend, device, norm_type):
 
 @pytest.mark.parametrize("shape", [(), (1,)], ids=["0-d", "[1]"])
 @torch.inference_mode()
-def test_scalar_modulation_shapes(backend, device, shape):
+def test_scalar_modulation_shapes(backend, device, shape, run_variant):
     """A scalar scale/shift/gate may be 0-d or [1]; both broadcast over [B, L, C]."""
     if backend.name == "native":
         pytest.skip("upstream's FlyDSL kernels compute bf16 only (this case is fp32)")
@@ -267,7 +268,7 @@ def test_scalar_modulation_shapes(backend, device, shape):
     gate, scale, shift = (torch.full(shape, v, device=device) for v in (0.5, -0.25, 0.125))
     # an fp32 variant with a gate that the fused table compiles (no variant of its own);
     # its weight and bias, if any, are neutral (1 and 0)
-    flags = table_variant("fused", dtype=torch.float32, has_gate=True)
+    flags = run_variant("fused", dtype=torch.float32, has_gate=True)
     weight = torch.ones((C,), device=device) if flags["has_weight"] else None
     bias = torch.zeros((C,), device=device) if flags["has_bias"] else None
     y, _ = backend.fused_residual_norm_scale_shift(residual, x, gate, weight, bias, scale, shift,
@@ -281,7 +282,7 @@ def test_scalar_modulation_shapes(backend, device, shape):
 
 @pytest.mark.parametrize("norm_type", NORM_TYPES)
 @torch.inference_mode()
-def test_strided_modulation_and_parameters(backend, device, norm_type):
+def test_strided_modulation_and_parameters(backend, device, norm_type, run_variant):
     """Views with channel strides != 1 (every other element of a buffer) and a transposed
     per-row scale: the launchers pass each tensor's own strides, nothing is copied. The
     optional tensors are those of the fp32 variant the fused table compiles for the norm
@@ -290,8 +291,8 @@ def test_strided_modulation_and_parameters(backend, device, norm_type):
         pytest.skip("upstream's FlyDSL kernels compute bf16 only (this case is fp32)")
     B, L, C = 2, 4, 96
     gen = torch.Generator(device=device).manual_seed(5)
-    flags = table_variant("fused", prefer=("has_gate", "has_weight", "has_bias"), norm_type=norm_type,
-                          dtype=torch.float32)
+    flags = run_variant("fused", prefer=("has_gate", "has_weight", "has_bias"), norm_type=norm_type,
+                        dtype=torch.float32)
 
     def u(*shape):
         return torch.rand(shape, generator=gen, device=device) * 2 - 1
@@ -327,7 +328,7 @@ def test_per_frame_layout_repeats_each_frame(device):
 
 
 @torch.inference_mode()
-def test_empty_rows_and_inputs_untouched(backend, device):
+def test_empty_rows_and_inputs_untouched(backend, device, run_variant):
     """B*L == 0 returns empty outputs; a normal call leaves its inputs unchanged."""
     if backend.name == "native":
         pytest.skip("upstream's contract for empty inputs is not ours to test")
@@ -336,8 +337,8 @@ def test_empty_rows_and_inputs_untouched(backend, device):
                                                          "layer", 1e-6)
     assert y.shape == res_out.shape == (0, 4, 64)
     # the bf16 layer-norm variant of the fused table with the most optional inputs (no variant of its own)
-    flags = table_variant("fused", prefer=("has_gate", "has_weight", "has_bias"), norm_type="layer",
-                          dtype=torch.bfloat16)
+    flags = run_variant("fused", prefer=("has_gate", "has_weight", "has_bias"), norm_type="layer",
+                        dtype=torch.bfloat16)
     inputs = fused_inputs(2, 3, 64, dtype=torch.bfloat16, gate_layout="BLC" if flags["has_gate"] else "none",
                           has_weight=flags["has_weight"], has_bias=flags["has_bias"],
                           scale_layout="B1C", shift_layout="C", padded=True, seed=4, device=device)
@@ -345,3 +346,21 @@ def test_empty_rows_and_inputs_untouched(backend, device):
     backend.fused_residual_norm_scale_shift(**inputs, norm_type="layer", eps=1e-6)
     for k, v in before.items():
         assert torch.equal(inputs[k], v), f"{k} was modified"
+
+
+def test_run_variant_is_a_variant_this_session_runs(request, run_variant):
+    """The tests outside the tables take their flags from the variants this session's
+    fused table runs (a rotated run has a variant list of its own), and from the fixed
+    table's where the session's hold none with the values asked for."""
+    session = session_variants(request.session.items)
+    if "fused" not in session:
+        pytest.skip("the fused table's test is not in this session (-k, a shard)")
+    flags = run_variant("fused", dtype=torch.float32, has_gate=True)
+    assert flags in session["fused"]
+    foreign = {"fused": ({"norm_type": "rms", "dtype": torch.float16, "has_gate": False, "has_weight": False,
+                          "has_bias": False},)}
+    assert table_variant("fused", session=foreign, dtype=torch.float32, has_gate=True) == table_variant(
+        "fused", dtype=torch.float32, has_gate=True)
+    with pytest.raises(LookupError, match="no variant of the fused table holds"):
+        table_variant("fused", session=foreign, dtype=torch.float32, has_gate=True, has_weight=True,
+                      norm_type="nonexistent")
