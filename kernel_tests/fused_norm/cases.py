@@ -136,9 +136,10 @@ TABLE_TESTS = {"fused": "test_fused_residual_norm_scale_shift", "nss": "test_nor
 
 def session_variants(items: list[pytest.Item]) -> dict[str, tuple[dict[str, Any], ...]]:
     """The variants each op's table runs in this session: the compile-axis values of its
-    test's items, in item order (a rotated run's own variant list; the full product under
-    ``--pairwise-mode=full``; on a shard, the shard's). An op whose table test is not among
-    the items is absent."""
+    test's items (a rotated run's own variant list; the full product under
+    ``--pairwise-mode=full``; on a shard, the shard's), in an order of their own (by
+    ``repr``), so that a plugin that shuffles the items changes no choice. An op whose
+    table test is not among the items is absent."""
     axes = {"fused": FUSED_COMPILE_AXES, "nss": NSS_COMPILE_AXES}
     seen: dict[str, dict[tuple[tuple[str, Any], ...], None]] = {}
     for item in items:
@@ -148,7 +149,7 @@ def session_variants(items: list[pytest.Item]) -> dict[str, tuple[dict[str, Any]
         for op, test in TABLE_TESTS.items():
             if name == test and params is not None and module.endswith("test_fused_norm"):
                 seen.setdefault(op, {})[tuple((a, params[a]) for a in axes[op])] = None
-    return {op: tuple(dict(v) for v in variants) for op, variants in seen.items()}
+    return {op: tuple(dict(v) for v in sorted(variants, key=repr)) for op, variants in seen.items()}
 
 
 def table_variant(op: str, prefer: tuple[str, ...] = (),
