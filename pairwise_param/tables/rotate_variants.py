@@ -86,17 +86,16 @@ def _seen(model: Model, runs: Sequence[Sequence[Sequence[int]]]) -> list[Row]:
     return cycle_of(cmodel.sizes, cfeas, [[variant(r) for r in run] for run in runs], cmodel.strength + 1)
 
 
-def _variant_list(model: Model, fixed: Table, runs: Sequence[Sequence[Sequence[int]]],
-                         keep: Sequence[Row] = ()) -> list[Row]:
-    """Step 1: the variant list of a rotated run (as many as the fixed table's); the
+def _variant_list(model: Model, fixed: Table, listed: Sequence[Row], seen: Sequence[Row], seed: int,
+                  keep: Sequence[Row] = ()) -> list[Row]:
+    """Step 1: the variant list of a rotated run (as many as the fixed table's ``listed``),
+    spread against the history's variants ``seen`` with the rotation's ``seed``; the
     variants of the must-include rows and ``keep`` stay as they are."""
     from pairwise_param.tables.build import rotation_variants
-    from pairwise_param.tables.rotate import seed_of
 
-    listed = _fixed_variants(model, fixed)
     pinned = list(dict.fromkeys([*(model.index_model.variant(r) for r in fixed.rows[:len(model.include)]), *keep]))
     ordered = pinned + [v for v in listed if v not in pinned]
-    return rotation_variants(model, ordered, _seen(model, runs), len(pinned), seed_of(model, runs))
+    return rotation_variants(model, ordered, seen, len(pinned), seed)
 
 
 def _lost(model: Model, fixed: Table, table: Table) -> list[Row]:
@@ -124,9 +123,12 @@ def rotate_compile_aware(model: Model, fixed: Table, runs: Sequence[Sequence[Seq
     fixed_list = _fixed_variants(model, fixed)
     listed, base = fixed_list, fixed
     if not model.index_model.compile_classes:
+        from pairwise_param.tables.rotate import seed_of
+
+        seen, seed = _seen(model, runs), seed_of(model, runs)  # the history's, once for every try
         keep: list[Row] = []
         for _ in range(_TRIES):
-            moved = _variant_list(model, fixed, runs, keep)
+            moved = _variant_list(model, fixed, fixed_list, seen, seed, keep)
             if set(moved) == set(fixed_list):
                 break
             base = build_table(_restricted(model, set(moved)))
