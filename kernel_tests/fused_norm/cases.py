@@ -115,23 +115,35 @@ FUSED_COMPILE_AXES = ["norm_type", "dtype", "has_gate", "has_weight", "has_bias"
 NSS_COMPILE_AXES = ["norm_type", "dtype", "has_weight", "has_bias"]
 
 
+@dataclass(frozen=True)
+class OpTable:
+    """One op's ``@pairwise`` table in test_fused_norm.py: its test, options, constraints
+    and compile axes (the suite, the tests outside the tables and this module read them here)."""
+
+    test: str
+    options: dict[str, list[Any]]
+    constraints: tuple[Callable[..., bool], ...]
+    compile_axes: tuple[str, ...]
+
+
+#: ``"fused"``: the fused residual op's table; ``"nss"``: ``norm_scale_shift``'s.
+OP_TABLES = {
+    "fused": OpTable("test_fused_residual_norm_scale_shift", FUSED_OPTIONS, (gate_iff_layout, bias_needs_weight),
+                     tuple(FUSED_COMPILE_AXES)),
+    "nss": OpTable("test_norm_scale_shift", NSS_OPTIONS, (bias_needs_weight,), tuple(NSS_COMPILE_AXES)),
+}
+
+
 @functools.cache
 def _table_variants(op: str) -> tuple[dict[str, Any], ...]:
     """The variants (compile-axis values) the op's fixed ``@pairwise`` table compiles, in
     row order: ``cover()`` of the suite's own model, so the same rows the plugin runs."""
     from pairwise_param import cover
 
-    if op == "fused":
-        options, rules, axes = FUSED_OPTIONS, [gate_iff_layout, bias_needs_weight], FUSED_COMPILE_AXES
-    else:
-        options, rules, axes = NSS_OPTIONS, [bias_needs_weight], NSS_COMPILE_AXES
-    table = cover(options, constraints=rules, compile_axes=axes)
-    seen = dict.fromkeys(tuple((a, row[a]) for a in axes) for row in table)
+    spec = OP_TABLES[op]
+    table = cover(spec.options, constraints=list(spec.constraints), compile_axes=list(spec.compile_axes))
+    seen = dict.fromkeys(tuple((a, row[a]) for a in spec.compile_axes) for row in table)
     return tuple(dict(v) for v in seen)
-
-
-#: The test each op's ``@pairwise`` table parametrizes (in test_fused_norm.py).
-TABLE_TESTS = {"fused": "test_fused_residual_norm_scale_shift", "nss": "test_norm_scale_shift"}
 
 
 def session_variants(items: list[pytest.Item]) -> dict[str, tuple[dict[str, Any], ...]]:
@@ -140,15 +152,14 @@ def session_variants(items: list[pytest.Item]) -> dict[str, tuple[dict[str, Any]
     ``--pairwise-mode=full``; on a shard, the shard's), in an order of their own (by
     ``repr``), so that a plugin that shuffles the items changes no choice. An op whose
     table test is not among the items is absent."""
-    axes = {"fused": FUSED_COMPILE_AXES, "nss": NSS_COMPILE_AXES}
     seen: dict[str, dict[tuple[tuple[str, Any], ...], None]] = {}
     for item in items:
         name = getattr(item, "originalname", None)
         params = getattr(getattr(item, "callspec", None), "params", None)
         module = getattr(getattr(item, "module", None), "__name__", "")
-        for op, test in TABLE_TESTS.items():
-            if name == test and params is not None and module.endswith("test_fused_norm"):
-                seen.setdefault(op, {})[tuple((a, params[a]) for a in axes[op])] = None
+        for op, spec in OP_TABLES.items():
+            if name == spec.test and params is not None and module.endswith("test_fused_norm"):
+                seen.setdefault(op, {})[tuple((a, params[a]) for a in spec.compile_axes)] = None
     return {op: tuple(dict(v) for v in sorted(variants, key=repr)) for op, variants in seen.items()}
 
 

@@ -52,7 +52,6 @@ POSITION_DTYPES = [torch.int32, torch.int64]
 POSITION_CASE = (16384, 16, 2, 128)
 
 
-
 def rope_variant(rope_dim: int, is_neox: bool, dtype: torch.dtype = FUSED_DTYPE) -> tuple[int, bool, str]:
     """The tables' ``compile_key``: what a row compiles on a GPU. ``rope_dim`` reaches the
     kernel only as its ``BLOCK_R`` bucket (:func:`kernel_tests.rope.kernels.gpu_block_r`),
