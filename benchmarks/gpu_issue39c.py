@@ -46,8 +46,12 @@ ALL = ["kernel_tests"]
 XDIST = ["-n", "4", "--dist", "loadgroup"]
 
 
-def speed(base: Path | None) -> list[tuple[str, Path, list[str], bool, dict[str, str]]]:
-    runs: list[tuple[str, Path, list[str], bool, dict[str, str]]] = []
+#: a run: name (its first part names the Triton cache), tree, pytest arguments, cold?, extra env
+Run = tuple[str, Path, list[str], bool, dict[str, str]]
+
+
+def speed(base: Path | None) -> list[Run]:
+    runs: list[Run] = []
     if base is not None:
         runs += [("today-cold", base, ALL, True, {}), ("today-warm", base, ALL, False, {})]
     for name, args in (("jobn4", [*JOB, *XDIST]), ("alln4", [*ALL, *XDIST]), ("job", JOB), ("all", ALL)):
@@ -56,64 +60,55 @@ def speed(base: Path | None) -> list[tuple[str, Path, list[str], bool, dict[str,
     return runs
 
 
-def full() -> list[tuple[str, Path, list[str], bool, dict[str, str]]]:
-    runs: list[tuple[str, Path, list[str], bool, dict[str, str]]] = []
+def rotated() -> list[Run]:
+    """The job three times with ``--pairwise-rotate`` on one history, each on an empty
+    cache: the variants each run needs."""
     hist = "/tmp/issue39c-history.json"
-    for i in range(3):  # each rotated run on an empty cache: the variants it needs
-        runs.append(
-            (
-                f"rotate{i + 1}-cold",
-                ROOT,
-                [*JOB, *XDIST, "--pairwise-rotate", f"--pairwise-history={hist}"],
-                True,
-                {},
-            )
-        )
-    runs.append(("fullwarm-cold", ROOT, [*JOB, *XDIST], True, {}))
+    args = [*JOB, *XDIST, "--pairwise-rotate", f"--pairwise-history={hist}"]
+    return [(f"rotate{i + 1}-cold", ROOT, args, True, {}) for i in range(3)]
+
+
+def products(cache: str) -> list[Run]:
+    """Each family's full product under xdist (fused norm every 200th item), warm on the
+    cache named ``cache``."""
+    runs: list[Run] = []
     for fam in FAMILIES:
         args, extra = [f"kernel_tests/{fam}", "--pairwise-mode=full", *XDIST], {}
         if fam == "fused_norm":
             args += ["-p", "benchmarks.sample_items"]
             extra = {"SAMPLE_EVERY": "200"}
-        runs.append((f"fullwarm-{fam}", ROOT, args, False, extra))
+        runs.append((f"{cache}-{fam}", ROOT, args, False, extra))
     return runs
 
 
-def one(base: Path | None) -> list[tuple[str, Path, list[str], bool, dict[str, str]]]:
+def full() -> list[Run]:
+    return [*rotated(), ("fullwarm-cold", ROOT, [*JOB, *XDIST], True, {}), *products("fullwarm")]
+
+
+def one(base: Path | None) -> list[Run]:
     """The two plans in one call, most important first: today, ours under xdist (job, all),
     the rotated runs, the full products (on the xdist job's warm cache), ours serial, plain."""
-    sp, fu = speed(base), full()
+    sp = speed(base)
     first = [r for r in sp if r[0].split("-")[0] in ("today", "jobn4", "alln4")]
-    rotate = [r for r in fu if r[0].startswith("rotate")]
-    products = [
-        (name.replace("fullwarm", "jobn4"), *rest)
-        for name, *rest in fu
-        if name.startswith("fullwarm-") and name != "fullwarm-cold"
-    ]
-    rest = [r for r in sp if r not in first]
-    return [*first, *rotate, *products, *rest]  # type: ignore[list-item]
+    return [*first, *rotated(), *products("jobn4"), *(r for r in sp if r not in first)]
 
 
-def warm(base: Path | None) -> list[tuple[str, Path, list[str], bool, dict[str, str]]]:
+def warm(base: Path | None) -> list[Run]:
     """Warm runs compared in one call: each tree's cache filled by a cold xdist run, then
     today serial vs ours serial, ``-n 2`` and ``-n 4``; the full products on ours' cache;
     the plain tables' variants (cold, xdist)."""
-    runs: list[tuple[str, Path, list[str], bool, dict[str, str]]] = []
+    runs: list[Run] = []
     if base is not None:
         runs += [("today-fill", base, [*ALL, *XDIST], True, {}), ("today-warm", base, ALL, False, {})]
     runs += [("job-fill", ROOT, [*JOB, *XDIST], True, {}), ("job-warm", ROOT, JOB, False, {})]
     runs.append(("job-n2warm", ROOT, [*JOB, "-n", "2", "--dist", "loadgroup"], False, {}))
-    runs += [
-        (f"job-{name.removeprefix('fullwarm-')}", *rest)
-        for name, *rest in full()
-        if name.startswith("fullwarm-") and name != "fullwarm-cold"
-    ]  # type: ignore[misc]
+    runs += products("job")
     runs.append(("plainjob-fill", ROOT, [*JOB, *XDIST, "-p", "benchmarks.plain_tables"], True, {}))
     runs.append(("job-n4warm", ROOT, [*JOB, *XDIST], False, {}))
     return runs
 
 
-def gc_runs(base: Path | None) -> list[tuple[str, Path, list[str], bool, dict[str, str]]]:
+def gc_runs(base: Path | None) -> list[Run]:
     """The shortest warm comparison (after the module clean-up's gc became conditional):
     today's and ours' caches filled by xdist, then each serial, warm."""
     return [r for r in warm(base) if r[0] in ("today-fill", "today-warm", "job-fill", "job-warm")]
