@@ -40,7 +40,7 @@ import importlib
 import inspect
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -238,8 +238,6 @@ def main(argv: list[str] | None = None) -> int:
     one pytest process per family (the GPU job's selection), ``DIR/<mode>-<family>.json``
     each, and ``DIR/<mode>.md``, the table of variants per family and test."""
     import argparse
-    import subprocess
-    import sys
     from pathlib import Path
 
     ap = argparse.ArgumentParser(prog="python -m benchmarks.variant_keys")
@@ -257,13 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = [f"| family | test | variants ({a.mode}) |", "|---|---|---:|"]
     for family in a.families:
         path = a.out / f"{a.mode}-{family}.json"
-        env = dict(os.environ, TRITON_INTERPRET="1", HYPOTHESIS_PROFILE="ci", VARIANT_KEYS_FILE=str(path),
-                   PYTHONPATH=str(root), VARIANT_PLAIN="1" if a.mode == "plain" else "0")
-        cmd = [sys.executable, "-m", "pytest", f"kernel_tests/{family}", "-p", "benchmarks.variant_keys",
-               "-m", "not tooling", "-p", "no:logging", "-p", "no:cacheprovider", "-q"]
-        if a.mode == "full":
-            cmd.append("--pairwise-mode=full")
-        subprocess.run(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, check=False)
+        _run_family(root, family, path, plain=a.mode == "plain", extra=["--pairwise-mode=full"] if a.mode == "full" else [])
         entry = json.loads(path.read_text()).get(family, {"variants": 0, "by_test": {}})
         lines.append(f"| **{family}** | all | **{entry['variants']}** |")
         for test, n in sorted(entry["by_test"].items(), key=lambda kv: -kv[1]):
@@ -271,6 +263,20 @@ def main(argv: list[str] | None = None) -> int:
         print(lines[-1 - len(entry["by_test"])], flush=True)
     (a.out / f"{a.mode}.md").write_text("\n".join(lines) + "\n")
     return 0
+
+
+def _run_family(root: Any, family: str, path: Any, plain: bool = False, extra: Sequence[str] = ()) -> None:
+    """One pytest process over ``family``'s GPU-job selection under the interpreter with this
+    plugin, its keys written to ``path`` (``plain``: the tables without compile options;
+    ``extra``: more pytest arguments)."""
+    import subprocess
+    import sys
+
+    env = dict(os.environ, TRITON_INTERPRET="1", HYPOTHESIS_PROFILE="ci", VARIANT_KEYS_FILE=str(path),
+               PYTHONPATH=str(root), VARIANT_PLAIN="1" if plain else "0")
+    cmd = [sys.executable, "-m", "pytest", f"kernel_tests/{family}", "-p", "benchmarks.variant_keys",
+           "-m", "not tooling", "-p", "no:logging", "-p", "no:cacheprovider", "-q", *extra]
+    subprocess.run(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, check=False)
 
 
 def _keys(entry: dict[str, Any]) -> set[str]:
@@ -282,9 +288,6 @@ def _rotated(out: Any, runs: int, families: list[str], root: Any) -> int:
     history (``out/history-<family>.json``, emptied first); ``out/rotate<r>-<family>.json``
     each and ``out/rotate.md``: per run the family's variants, those no earlier run
     launched, and the union so far."""
-    import subprocess
-    import sys
-
     lines = ["| family | run | variants | new (no earlier run) | union so far |", "|---|---:|---:|---:|---:|"]
     for family in families:
         history = out / f"history-{family}.json"
@@ -292,12 +295,7 @@ def _rotated(out: Any, runs: int, families: list[str], root: Any) -> int:
         union: set[str] = set()
         for r in range(1, runs + 1):
             path = out / f"rotate{r}-{family}.json"
-            env = dict(os.environ, TRITON_INTERPRET="1", HYPOTHESIS_PROFILE="ci", VARIANT_KEYS_FILE=str(path),
-                       PYTHONPATH=str(root), VARIANT_PLAIN="0")
-            cmd = [sys.executable, "-m", "pytest", f"kernel_tests/{family}", "-p", "benchmarks.variant_keys",
-                   "-m", "not tooling", "-p", "no:logging", "-p", "no:cacheprovider", "-q",
-                   "--pairwise-rotate", f"--pairwise-history={history}"]
-            subprocess.run(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, check=False)
+            _run_family(root, family, path, extra=["--pairwise-rotate", f"--pairwise-history={history}"])
             keys = _keys(json.loads(path.read_text()).get(family, {}))
             new = keys - union
             union |= keys
